@@ -1,0 +1,118 @@
+/*
+ * database.h: a loaded pattern database and classification with it.
+ *
+ *   PdbDatabase
+ *     programs: PdbRadix   program pattern -> PdbRuleset
+ *     catch_all: PdbRuleset (rulesets without <pattern>; any other program)
+ *     rules:    every PdbRule, in file order
+ *
+ * Classification is two lookups: the program name in `programs` (prefix
+ * matches allowed, as 3.38), then the message in the chosen ruleset's tree.
+ * A database is immutable and reference counted, so a reload builds a new
+ * one and swaps the pointer while readers finish with the old one.
+ */
+#ifndef PDB_DB_DATABASE_H
+#define PDB_DB_DATABASE_H
+
+#include "db/rule.h"
+
+G_BEGIN_DECLS
+
+typedef struct _PdbDatabase PdbDatabase;
+
+typedef enum
+{
+  PDB_DB_ERROR_IO,          /* missing, unreadable or not a regular file */
+  PDB_DB_ERROR_XML,         /* not well-formed XML */
+  PDB_DB_ERROR_STRUCTURE,   /* unknown element/attribute value, missing id, bad version ... */
+  PDB_DB_ERROR_TEMPLATE,    /* a <value> or context-id template that does not compile */
+  PDB_DB_ERROR_SCHEMA,      /* XSD validation failed (only with validate_schema) */
+} PdbDatabaseError;
+
+#define PDB_DB_ERROR pdb_db_error_quark()
+GQuark pdb_db_error_quark(void);
+
+/* Warnings: problems 3.38 only logs (duplicates, bad parsers, stray '@',
+ * missing version). The text names file:line:column and the rule id. */
+typedef void (*PdbWarningFunc)(const gchar *message, gpointer user_data);
+
+typedef struct _PdbLoadOptions
+{
+  const gchar *capture_prefix;  /* db-parser prefix(): prepended to captures and <value> names */
+  gboolean validate_schema;     /* validate each file against its version's XSD first */
+  PdbWarningFunc warning;       /* NULL: warnings go to stderr */
+  gpointer warning_data;
+} PdbLoadOptions;
+
+/*
+ * Loads @path: a file, a directory (every *.xml and *.pdb below it, sorted by
+ * path) or a glob. Errors name file:line:column and what was expected; on
+ * error nothing is returned and nothing leaks. @options may be NULL.
+ */
+PdbDatabase *pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **error);
+PdbDatabase *pdb_database_ref(PdbDatabase *db);
+void pdb_database_unref(PdbDatabase *db);
+
+const gchar *pdb_database_get_version(const PdbDatabase *db);   /* "4", "6" ... of the first file */
+const gchar *pdb_database_get_pub_date(const PdbDatabase *db);
+/* The files that were read, for reload checks (stat them and compare). */
+const GPtrArray *pdb_database_get_files(const PdbDatabase *db);   /* of gchar* */
+const GPtrArray *pdb_database_get_rules(const PdbDatabase *db);   /* of PdbRule* */
+const GPtrArray *pdb_database_get_rulesets(const PdbDatabase *db);/* of PdbRuleset* */
+const PdbRadix *pdb_database_get_program_tree(const PdbDatabase *db);
+const PdbRule *pdb_database_find_rule(const PdbDatabase *db, const gchar *rule_id);
+/* The ruleset a program name selects (catch-all included), or NULL. */
+const PdbRuleset *pdb_database_find_ruleset(const PdbDatabase *db, const gchar *program, gsize length);
+
+typedef enum
+{
+  PDB_RESULT_NONE = 0,      /* no ruleset for this program (or empty db): set nothing */
+  PDB_RESULT_UNKNOWN,       /* program matched, no rule: class "unknown" */
+  PDB_RESULT_MATCH,
+} PdbResultKind;
+
+typedef struct _PdbResult
+{
+  PdbResultKind kind;
+  const PdbRule *rule;        /* set when kind == PDB_RESULT_MATCH */
+  const PdbRuleset *ruleset;  /* set unless kind == PDB_RESULT_NONE */
+  PdbMatch program_match;     /* captures are offsets into the program */
+  PdbMatch message_match;     /* captures are offsets into the message */
+} PdbResult;
+
+void pdb_result_init(PdbResult *result);
+void pdb_result_clear(PdbResult *result);
+
+/* Thread-safe, lock-free, allocation-free in the common case. */
+void pdb_database_classify(const PdbDatabase *db,
+                           const gchar *program, gsize program_length,
+                           const gchar *message, gsize message_length,
+                           PdbResult *result);
+
+/*
+ * How the caller's message is read and written, so that the same output
+ * logic serves the command-line tool, the syslog-ng glue and the rsyslog
+ * helper. `get` returns NULL for an unset name.
+ */
+typedef struct _PdbMessageOps
+{
+  const gchar *(*get)(gpointer msg, const gchar *name, gssize *length);
+  void (*set)(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type);
+  void (*set_tag)(gpointer msg, const gchar *tag);
+  void (*clear_tag)(gpointer msg, const gchar *tag);
+} PdbMessageOps;
+
+/*
+ * Writes what a match writes, in the reference's order: .classifier.class,
+ * .classifier.rule_id, program captures, message captures, the class tag
+ * and rule tags, then rule <values> (templates evaluated against @msg as it
+ * is by then). For PDB_RESULT_UNKNOWN: class "unknown" and its tag only.
+ * @program and @message must be the buffers given to pdb_database_classify().
+ */
+void pdb_result_apply(const PdbResult *result,
+                      const gchar *program, const gchar *message,
+                      const PdbMessageOps *ops, gpointer msg);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * rule.h: what a patterndb XML file describes, as plain data.
+ *
+ * The loader (loader.c) fills these structures; nothing else creates them.
+ * They are immutable once the database is loaded and are shared by every
+ * thread that classifies with it. All strings are owned by the structure
+ * that holds them and freed with the database.
+ */
+#ifndef PDB_DB_RULE_H
+#define PDB_DB_RULE_H
+
+#include "engine/radix.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PDB_SCOPE_PROCESS = 0,   /* default: HOST + PROGRAM + PID + id */
+  PDB_SCOPE_PROGRAM,       /* HOST + PROGRAM + id */
+  PDB_SCOPE_HOST,          /* HOST + id */
+  PDB_SCOPE_GLOBAL,        /* id only */
+} PdbContextScope;
+
+typedef enum
+{
+  PDB_INHERIT_NONE = 0,    /* default when neither attribute is given */
+  PDB_INHERIT_LAST_MESSAGE,
+  PDB_INHERIT_CONTEXT,
+} PdbInheritMode;
+
+typedef enum
+{
+  PDB_TRIGGER_MATCH = 0,
+  PDB_TRIGGER_TIMEOUT,
+} PdbActionTrigger;
+
+/* <value name="n" type="t">template</value> */
+typedef struct _PdbValueDef
+{
+  gchar *name;             /* with the database's capture prefix applied */
+  gchar *template_text;    /* syslog-ng template syntax: $name, ${name}, ${name}@2 ... */
+  gchar *type;             /* v6 type attribute, or NULL */
+} PdbValueDef;
+
+/* <test_value name="n" type="t">expected</test_value> */
+typedef struct _PdbTestValue
+{
+  gchar *name;
+  gchar *value;
+  gchar *type;             /* NULL unless given */
+} PdbTestValue;
+
+typedef struct _PdbExample
+{
+  gchar *program;          /* NULL: the example is skipped by `test`, as pdbtool does */
+  gchar *message;
+  GPtrArray *test_values;  /* of PdbTestValue* */
+  PdbLocation location;    /* of <test_message> */
+} PdbExample;
+
+/* <message> inside an action or a create-context. */
+typedef struct _PdbSyntheticMessage
+{
+  PdbInheritMode inherit_mode;
+  GPtrArray *tags;         /* of gchar* */
+  GPtrArray *values;       /* of PdbValueDef* */
+} PdbSyntheticMessage;
+
+typedef struct _PdbAction
+{
+  PdbActionTrigger trigger;
+  gchar *condition;        /* filter expression, or NULL */
+  guint rate_count;        /* 0: no rate limit; else rate_count per rate_period seconds */
+  guint rate_period;
+  gboolean has_message;
+  PdbSyntheticMessage message;
+  /* <create-context>: a new context seeded with `message` */
+  gboolean creates_context;
+  gchar *create_context_id;       /* template */
+  gint create_context_timeout;
+  PdbContextScope create_context_scope;
+  PdbLocation location;
+} PdbAction;
+
+typedef struct _PdbRule
+{
+  gchar *id;
+  gchar *class_name;       /* "system" when the XML gives none */
+  gchar *class_tag;        /* ".classifier.<class>", cut at 31 bytes like 3.38 */
+  gchar *provider;         /* may be NULL */
+  gchar *context_id;       /* template, or NULL */
+  gint context_timeout;    /* seconds */
+  PdbContextScope context_scope;
+  GPtrArray *patterns;     /* of gchar*: the <pattern> texts, verbatim */
+  GPtrArray *tags;         /* of gchar* */
+  GPtrArray *values;       /* of PdbValueDef* */
+  GPtrArray *examples;     /* of PdbExample* */
+  GPtrArray *actions;      /* of PdbAction* */
+  gchar *description;      /* may be NULL */
+  GPtrArray *urls;         /* of gchar* */
+  PdbLocation location;    /* of <rule>; file string owned by the database */
+  gpointer user_data;      /* free slot for the syslog-ng glue (compiled templates) */
+} PdbRule;
+
+/* One <ruleset>: the program patterns that select it and its message tree. */
+typedef struct _PdbRuleset
+{
+  gchar *name;             /* attribute, informational only */
+  gchar *id;
+  GPtrArray *program_patterns; /* of gchar*; empty for the catch-all ruleset */
+  GPtrArray *rules;        /* of PdbRule*, borrowed from the database */
+  PdbRadix *messages;      /* message patterns -> PdbRule* */
+  PdbLocation location;
+} PdbRuleset;
+
+const gchar *pdb_context_scope_to_string(PdbContextScope scope);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * radix.h: the pattern-matching engine's public interface.
+ *
+ * A PdbRadix maps patterns (literal text mixed with @PARSER@ references)
+ * to opaque values (a rule, or a program's ruleset). It is built once with
+ * pdb_radix_insert(), frozen with pdb_radix_freeze(), and from then on it is
+ * immutable: any number of threads may call pdb_radix_lookup() at the same
+ * time without a lock. A reload builds a new tree and swaps a pointer.
+ *
+ * NODE LAYOUT AND MATCHING ORDER: see the comment block in radix-node.h
+ * (the drawing of the tree, the two-pass search, and the precedence rules
+ * that users rely on).
+ *
+ * Ownership: pdb_radix_new() returns a tree you own; free it with
+ * pdb_radix_free(). Values are borrowed: the tree never frees them.
+ * Strings passed in are copied. Captures point into the input buffer.
+ */
+#ifndef PDB_ENGINE_RADIX_H
+#define PDB_ENGINE_RADIX_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Where a pattern came from, for warnings and `dump` output. */
+typedef struct _PdbLocation
+{
+  const gchar *file;   /* borrowed; may be NULL */
+  gint line;
+  gint column;
+} PdbLocation;
+
+typedef enum
+{
+  PDB_VALUE_STRING = 0,
+  PDB_VALUE_INT64,     /* @NUMBER@ */
+  PDB_VALUE_DOUBLE,    /* @FLOAT@ / @DOUBLE@ */
+} PdbValueType;
+
+/* One extracted value: a slice of the input, never a copy. */
+typedef struct _PdbCapture
+{
+  const gchar *name;   /* owned by the tree (prefix already applied); never NULL */
+  guint32 offset;      /* into the input given to pdb_radix_lookup() */
+  guint32 length;
+  PdbValueType type;
+} PdbCapture;
+
+#define PDB_MATCH_INLINE_CAPTURES 16
+
+/*
+ * The result of a lookup. Lives on the caller's stack; the common case
+ * (<= PDB_MATCH_INLINE_CAPTURES values) allocates nothing.
+ */
+typedef struct _PdbMatch
+{
+  gpointer value;          /* the matched pattern's value, NULL if no match */
+  gboolean complete;       /* TRUE: the whole input was consumed; FALSE: prefix match */
+  guint32 matched_length;  /* how much of the input the pattern covered */
+  guint n_captures;
+  guint capacity;
+  PdbCapture *captures;    /* == inline_captures unless more were needed */
+  guint64 steps;           /* work done (nodes visited + parser calls), for bound tests */
+  PdbCapture inline_captures[PDB_MATCH_INLINE_CAPTURES];
+} PdbMatch;
+
+void pdb_match_init(PdbMatch *match);
+/* Forgets the result; frees heap storage if the captures overflowed. */
+void pdb_match_clear(PdbMatch *match);
+
+typedef struct _PdbRadix PdbRadix;
+
+typedef enum
+{
+  PDB_RADIX_ERROR_DUPLICATE,      /* same pattern already has a value; first one kept */
+  PDB_RADIX_ERROR_UNKNOWN_PARSER, /* @FOO:x@ with an unknown type (types are case-sensitive) */
+  PDB_RADIX_ERROR_STRAY_AT,       /* a single '@' that does not start a reference; write '@@' */
+  PDB_RADIX_ERROR_BAD_PARAM,      /* missing or invalid parser parameter */
+  PDB_RADIX_ERROR_PCRE,           /* the regular expression does not compile */
+  PDB_RADIX_ERROR_FROZEN,         /* insert after pdb_radix_freeze() */
+} PdbRadixError;
+
+#define PDB_RADIX_ERROR pdb_radix_error_quark()
+GQuark pdb_radix_error_quark(void);
+
+PdbRadix *pdb_radix_new(void);
+void pdb_radix_free(PdbRadix *radix);
+
+/* Every capture name inserted afterwards gets this prefix (db-parser prefix()). */
+void pdb_radix_set_capture_prefix(PdbRadix *radix, const gchar *prefix);
+
+/*
+ * Inserts a pattern. On any problem returns FALSE, sets @error (a
+ * PDB_RADIX_ERROR code whose message says what is wrong and what to write
+ * instead) and leaves the tree as if the pattern had never been inserted.
+ * @location is copied and shown by pdb_radix_dump().
+ */
+gboolean pdb_radix_insert(PdbRadix *radix, const gchar *pattern, gpointer value,
+                          const PdbLocation *location, GError **error);
+
+/* Compacts the tree for matching. No inserts after this. */
+void pdb_radix_freeze(PdbRadix *radix);
+
+/*
+ * Matches @input (a byte buffer: NULs and invalid UTF-8 allowed) with the
+ * 3.38 precedence: a complete match anywhere wins; otherwise the first
+ * prefix match in search order. Returns TRUE if @match->value was set.
+ */
+gboolean pdb_radix_lookup(const PdbRadix *radix, const gchar *input, gsize length,
+                          PdbMatch *match);
+
+/* Calls @func for every value whose pattern matches the whole @input
+ * (rule-conflict detection in `patterndb test`). */
+typedef void (*PdbRadixValueFunc)(gpointer value, gpointer user_data);
+void pdb_radix_foreach_complete_match(const PdbRadix *radix, const gchar *input, gsize length,
+                                      PdbRadixValueFunc func, gpointer user_data);
+
+/*
+ * A step of a traced lookup: which node of the winning path covered which
+ * part of the input (`patterndb match -D`), or, for a failed lookup, how far
+ * the best attempt got (`patterndb match --explain`).
+ */
+typedef struct _PdbTraceStep
+{
+  gboolean is_parser;
+  const gchar *literal;     /* node's literal key (not NUL-terminated: literal_length) */
+  guint32 literal_length;
+  const gchar *parser_type; /* "ESTRING", ... */
+  const gchar *parser_name; /* capture name, "" if unnamed */
+  const gchar *parser_param;
+  guint32 offset;           /* input offset where this node started */
+  guint32 length;           /* input bytes this node consumed */
+} PdbTraceStep;
+
+typedef struct _PdbTrace
+{
+  GArray *steps;            /* of PdbTraceStep along the winning (or deepest) path */
+  guint32 furthest_offset;  /* deepest input offset any attempt reached */
+  gpointer closest_value;   /* a value below the deepest node reached (for explanations) */
+  GPtrArray *expected;      /* strings: what would have been accepted at furthest_offset */
+} PdbTrace;
+
+void pdb_trace_init(PdbTrace *trace);
+void pdb_trace_clear(PdbTrace *trace);
+gboolean pdb_radix_lookup_traced(const PdbRadix *radix, const gchar *input, gsize length,
+                                 PdbMatch *match, PdbTrace *trace);
+
+/*
+ * Writes the tree in pdbtool's `dump` layout: one line per node with its
+ * depth in brackets, indentation, the literal key or @TYPE:name@ and its
+ * [file:line:col], then what @describe_value appends for nodes with a value.
+ */
+typedef void (*PdbRadixDescribeFunc)(gpointer value, GString *out, gpointer user_data);
+void pdb_radix_dump(const PdbRadix *radix, GString *out,
+                    PdbRadixDescribeFunc describe_value, gpointer user_data);
+
+/* Statistics for benchmarks and `patterndb dump --stats`. */
+typedef struct _PdbRadixStats
+{
+  gsize nodes;
+  gsize parser_nodes;
+  gsize values;
+  gsize bytes;             /* memory held by the tree */
+} PdbRadixStats;
+void pdb_radix_get_stats(const PdbRadix *radix, PdbRadixStats *stats);
+
+G_END_DECLS
+
+#endif
