@@ -1,0 +1,23 @@
+/*
+ * commands.h: the subcommands of the `patterndb` tool.
+ *
+ * Each subcommand lives in its own cmd-<name>.c and has one entry point
+ * that receives argv with argv[0] set to the subcommand name. It returns
+ * the process exit code; it prints errors to stderr itself.
+ */
+#ifndef PDB_TOOL_COMMANDS_H
+#define PDB_TOOL_COMMANDS_H
+
+typedef int (*PdbCommandFunc)(int argc, char **argv);
+
+typedef struct _PdbCommand
+{
+  const char *name;
+  PdbCommandFunc run;
+  const char *summary;   /* one line for `patterndb --help` */
+} PdbCommand;
+
+/* Defined in main.c: the table of subcommands. */
+extern const PdbCommand pdb_commands[];
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * main.c: the `patterndb` command-line tool's entry point.
+ *
+ * Finds the subcommand (the first argument that is not an option, as
+ * pdbtool does, so `patterndb -p x.xml match ...` also works) and hands it
+ * the rest of the command line. Nothing else lives here: one file per
+ * subcommand keeps each one readable on its own.
+ */
+#include "config.h"
+#include "tool/commands.h"
+
+#include <glib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Each subcommand's entry point, defined in its cmd-<name>.c. Add a line
+ * here and one row to pdb_commands[] below for a new subcommand. */
+
+const PdbCommand pdb_commands[] =
+{
+  { NULL, NULL, NULL }
+};
+
+static void
+print_usage(FILE *out)
+{
+  fprintf(out, "Usage: patterndb COMMAND [OPTION...]\n\n"
+               "Classify log messages with a pattern database (pdbtool-compatible).\n\n"
+               "Commands:\n");
+  for (const PdbCommand *c = pdb_commands; c->name; c++)
+    fprintf(out, "  %-12s %s\n", c->name, c->summary);
+  fprintf(out, "\nRun `patterndb COMMAND --help` for the options of one command.\n"
+               "  --version    print the version and exit\n");
+}
+
+int
+main(int argc, char **argv)
+{
+  setlocale(LC_ALL, "");
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp(arg, "--version") == 0 || strcmp(arg, "-V") == 0)
+        {
+          printf("patterndb %s\n", PACKAGE_VERSION);
+          return 0;
+        }
+      if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+        {
+          print_usage(stdout);
+          return 0;
+        }
+      if (arg[0] == '-')
+        continue;
+
+      for (const PdbCommand *c = pdb_commands; c->name; c++)
+        {
+          if (strcmp(c->name, arg) != 0)
+            continue;
+          /* Move the subcommand name to argv[1] so that it becomes the
+           * subcommand's argv[0], keeping options given before it. */
+          memmove(&argv[2], &argv[1], (i - 1) * sizeof(char *));
+          argv[1] = (char *) c->name;
+          return c->run(argc - 1, argv + 1);
+        }
+      fprintf(stderr, "patterndb: unknown command '%s'\n\n", arg);
+      print_usage(stderr);
+      return 2;
+    }
+  print_usage(stderr);
+  return 2;
+}

@@ -1,0 +1,50 @@
+# tests/lib.sh: shared helpers for shell test suites (sourced, not run).
+# Every suite prints TAP: call `plan N` (or `done_testing` at the end) and
+# `ok`/`not_ok`/`check` for each case. Paths come from the test harness:
+# $top_srcdir, $top_builddir (absolute).
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+export TZ=UTC LC_ALL=C
+
+_tap_n=0
+_tap_failed=0
+
+plan() { echo "1..$1"; _tap_planned=1; }
+ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
+not_ok() { _tap_n=$((_tap_n + 1)); _tap_failed=$((_tap_failed + 1)); echo "not ok $_tap_n - $*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+diag() { echo "$*" | sed 's/^/# /'; }
+
+# check "description" command...: ok if the command succeeds.
+check() {
+  local desc=$1; shift
+  if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# check_eq "description" expected actual: shows both on failure.
+check_eq() {
+  if [ "$2" = "$3" ]; then ok "$1"; else
+    not_ok "$1"; diag "expected: $2"; diag "actual:   $3"; fi
+}
+
+done_testing() {
+  [ -n "${_tap_planned:-}" ] || echo "1..$_tap_n"
+  [ "$_tap_failed" -eq 0 ]
+}
+
+# A private temporary directory, removed at exit.
+make_tmpdir() {
+  TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/pdbtest.XXXXXX")
+  trap 'rm -rf "$TEST_TMPDIR"' EXIT
+}
+
+# wait_for "command..." [seconds]: polls until the command succeeds.
+wait_for() {
+  local cmd=$1 limit=${2:-20} i=0
+  while [ "$i" -lt $((limit * 10)) ]; do
+    eval "$cmd" && return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  return 1
+}
