@@ -47,8 +47,30 @@ run_build() {
   echo "=== $name build: ${p:-0} passed, $bad failed ==="
 }
 
+# System suites (tests/system/test-*.sh) need the whole tree at once, e.g.
+# building and installing the Debian packages. Each prints TAP.
+run_system_suites() {
+  local t out p f
+  for t in "$top"/tests/system/test-*.sh; do
+    [ -f "$t" ] || continue
+    echo "=== system suite $(basename "$t") ==="
+    out="$top/build-werror/$(basename "$t" .sh).tap"
+    top_srcdir="$top" top_builddir="$top/build-werror" bash "$t" >"$out" 2>&1
+    p=$(grep -c '^ok' "$out")
+    f=$(grep -c '^not ok' "$out")
+    if ! grep -q '^1\.\.' "$out"; then f=$((f + 1)); fi
+    grep -v '^ok' "$out" | tail -40
+    passed=$((passed + p))
+    if [ "$f" -gt 0 ]; then
+      failed=$((failed + f)); failures="$failures\n  $(basename "$t"): $f"
+    fi
+    echo "=== $(basename "$t"): $p passed, $f failed ==="
+  done
+}
+
 run_build werror --enable-werror
 run_build asan --enable-werror --enable-sanitizers
+run_system_suites
 
 if [ "$failed" -gt 0 ]; then
   printf 'Failures:%b\n' "$failures"
