@@ -1,0 +1,30 @@
+/*
+ * db-parser.h: the db-parser() / patterndb() LogParser.
+ *
+ * The grammar creates one with pdb_sng_parser_new() and fills its options
+ * with the setters below; syslog-ng then owns it (log_pipe_unref()).
+ */
+#ifndef PDB_SNG_DB_PARSER_H
+#define PDB_SNG_DB_PARSER_H
+
+#include "parser/parser-expr.h"
+
+typedef enum
+{
+  PDB_SNG_INJECT_PASS_THROUGH = 0,
+  PDB_SNG_INJECT_INTERNAL,
+  PDB_SNG_INJECT_AGGREGATE_ONLY,
+} PdbSngInjectMode;
+
+LogParser *pdb_sng_parser_new(GlobalConfig *cfg);
+
+void pdb_sng_parser_set_file(LogParser *s, const gchar *path);
+void pdb_sng_parser_set_drop_unmatched(LogParser *s, gboolean drop_unmatched);
+/* Takes ownership of @program_template. */
+void pdb_sng_parser_set_program_template(LogParser *s, LogTemplate *program_template);
+/* "pass-through", "internal" or "aggregate-only" (`-` and `_` alike);
+ * FALSE for anything else. */
+gboolean pdb_sng_parser_set_inject_mode(LogParser *s, const gchar *mode);
+void pdb_sng_parser_set_prefix(LogParser *s, const gchar *prefix);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * loaded-db.h: a pattern database as the daemon holds it.
+ *
+ * A PdbSngDb is a loaded PdbDatabase plus what the glue needs next to it:
+ * the syslog-ng tag ids of every class and rule tag (resolved once, so the
+ * message path never takes syslog-ng's tag registry lock for known tags),
+ * and a stamp (device, inode, mtime, size) of every file it was read from,
+ * to tell whether the files changed since. It is immutable after
+ * pdb_sng_db_load() and reference counted: readers take a reference, a
+ * reload swaps the pointer and drops the old reference.
+ */
+#ifndef PDB_SNG_LOADED_DB_H
+#define PDB_SNG_LOADED_DB_H
+
+#include "db/database.h"
+
+typedef struct _PdbSngDb PdbSngDb;
+
+/* The stamps of a set of files; compare two sets with pdb_sng_stamps_equal(). */
+typedef struct _PdbSngStamps PdbSngStamps;
+
+/* Loads @path with capture prefix @prefix (may be NULL). On failure returns
+ * NULL and sets @error (its message names file:line:column). */
+PdbSngDb *pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error);
+PdbSngDb *pdb_sng_db_ref(PdbSngDb *self);
+void pdb_sng_db_unref(PdbSngDb *self);
+
+const PdbDatabase *pdb_sng_db_get_database(const PdbSngDb *self);
+/* The syslog-ng tag id of @tag + 1, or 0 when the database has no such tag. */
+guint pdb_sng_db_lookup_tag(const PdbSngDb *self, const gchar *tag);
+
+/* Stamps the files @self was read from, as they are on disk now. */
+PdbSngStamps *pdb_sng_db_stamp_files_now(const PdbSngDb *self);
+/* TRUE if the files on disk are the ones @self was read from. */
+gboolean pdb_sng_db_is_current(const PdbSngDb *self);
+/* TRUE if @stamps (from pdb_sng_db_stamp_files_now()) show the files @self was read from. */
+gboolean pdb_sng_db_matches(const PdbSngDb *self, const PdbSngStamps *stamps);
+
+gboolean pdb_sng_stamps_equal(const PdbSngStamps *a, const PdbSngStamps *b);
+void pdb_sng_stamps_free(PdbSngStamps *stamps);
+
+#endif

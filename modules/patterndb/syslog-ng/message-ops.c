@@ -1,0 +1,115 @@
+/*
+ * message-ops.c: how classification results land in a LogMessage.
+ *
+ * Values keep their type (NUMBER as int64, FLOAT as double) so format-json
+ * and typed destinations see numbers. A capture that is a slice of $MESSAGE
+ * or $PROGRAM is stored as an indirect value (a reference into that value)
+ * instead of a copy, as long as it fits the 16-bit offset/length of an
+ * indirect entry and the name is not the referenced value itself. Tags known
+ * to the database are set by their pre-resolved id.
+ */
+#include "message-ops.h"
+
+#include "logmsg/nvtable.h"
+
+static LogMessageValueType
+pdb_sng_value_type(PdbValueType type)
+{
+  switch (type)
+    {
+    case PDB_VALUE_INT64:
+      return LM_VT_INT64;
+    case PDB_VALUE_DOUBLE:
+      return LM_VT_DOUBLE;
+    case PDB_VALUE_STRING:
+    default:
+      return LM_VT_STRING;
+    }
+}
+
+/* TRUE if [value, value + length) lies inside [base, base + base_length). */
+static gboolean
+pdb_sng_slice_of(const gchar *value, gsize length, const gchar *base, gsize base_length)
+{
+  if (!base || value < base)
+    return FALSE;
+  gsize offset = (gsize) (value - base);
+  return offset <= base_length && length <= base_length - offset;
+}
+
+static gboolean
+pdb_sng_try_indirect(PdbSngMessage *m, NVHandle handle, const gchar *value, gsize length,
+                     NVHandle ref_handle, const gchar *base, gsize base_length,
+                     LogMessageValueType type)
+{
+  if (ref_handle == 0 || handle == ref_handle)
+    return FALSE;
+  if (!pdb_sng_slice_of(value, length, base, base_length))
+    return FALSE;
+  gsize offset = (gsize) (value - base);
+  if (offset > G_MAXUINT16 || length > G_MAXUINT16)
+    return FALSE;
+  log_msg_set_value_indirect_with_type(m->msg, handle, ref_handle, (guint16) offset, (guint16) length, type);
+  return TRUE;
+}
+
+static const gchar *
+pdb_sng_get(gpointer p, const gchar *name, gssize *length)
+{
+  PdbSngMessage *m = p;
+  NVHandle handle = log_msg_get_value_handle(name);
+  gssize len = 0;
+  const gchar *value = log_msg_get_value_if_set(m->msg, handle, &len);
+
+  if (length)
+    *length = value ? len : 0;
+  return value;
+}
+
+static void
+pdb_sng_set(gpointer p, const gchar *name, const gchar *value, gssize length, PdbValueType type)
+{
+  PdbSngMessage *m = p;
+  NVHandle handle = log_msg_get_value_handle(name);
+  LogMessageValueType vt = pdb_sng_value_type(type);
+
+  if (length < 0)
+    length = strlen(value);
+  if (pdb_sng_try_indirect(m, handle, value, length, m->message_handle, m->message, m->message_length, vt))
+    return;
+  if (pdb_sng_try_indirect(m, handle, value, length, m->program_handle, m->program, m->program_length, vt))
+    return;
+  log_msg_set_value_with_type(m->msg, handle, value, length, vt);
+}
+
+static void
+pdb_sng_set_tag(gpointer p, const gchar *tag)
+{
+  PdbSngMessage *m = p;
+  guint id = pdb_sng_db_lookup_tag(m->db, tag);
+
+  if (id)
+    log_msg_set_tag_by_id(m->msg, (LogTagId) (id - 1));
+  else
+    log_msg_set_tag_by_name(m->msg, tag);
+}
+
+static void
+pdb_sng_clear_tag(gpointer p, const gchar *tag)
+{
+  PdbSngMessage *m = p;
+  guint id = pdb_sng_db_lookup_tag(m->db, tag);
+
+  if (id)
+    log_msg_clear_tag_by_id(m->msg, (LogTagId) (id - 1));
+  else
+    log_msg_clear_tag_by_name(m->msg, tag);
+}
+
+const PdbMessageOps pdb_sng_message_ops =
+{
+  .get = pdb_sng_get,
+  .set = pdb_sng_set,
+  .set_tag = pdb_sng_set_tag,
+  .clear_tag = pdb_sng_clear_tag,
+};

@@ -1,0 +1,54 @@
+/*
+ * patterndb-parser.c: the keywords of db-parser() and patterndb(), and the
+ * CfgParser that syslog-ng calls when a configuration names either parser.
+ *
+ * The lexer treats `-` and `_` alike, so each keyword is spelled once with
+ * underscores. `template` and `persist-name` are core keywords and listed
+ * here only so that this table documents every option the parser takes.
+ */
+#include "patterndb-parser.h"
+#include "patterndb-grammar.h"
+
+extern int patterndb_debug;
+
+int patterndb_parse(CfgLexer *lexer, LogParser **instance, gpointer arg);
+
+static CfgLexerKeyword pdb_sng_keywords[] =
+{
+  { "db_parser",          KW_DB_PARSER },
+  { "patterndb",          KW_PATTERNDB },
+  { "file",               KW_FILE },
+  { "drop_unmatched",     KW_DROP_UNMATCHED },
+  { "program_template",   KW_PROGRAM_TEMPLATE },
+  { "message_template",   KW_MESSAGE_TEMPLATE },
+  { "template",           KW_TEMPLATE },
+  { "inject_mode",        KW_INJECT_MODE },
+  { "prefix",             KW_PREFIX },
+  { "persist_name",       KW_PERSIST_NAME },
+  { NULL }
+};
+
+static gint
+pdb_sng_parse(CfgLexer *lexer, gpointer *instance, gpointer arg)
+{
+  return patterndb_parse(lexer, (LogParser **) instance, arg);
+}
+
+static void
+pdb_sng_cleanup(gpointer instance)
+{
+  log_pipe_unref((LogPipe *) instance);
+}
+
+CfgParser patterndb_parser =
+{
+#if SYSLOG_NG_ENABLE_DEBUG
+  .debug_flag = &patterndb_debug,
+#endif
+  .name = "patterndb",
+  .keywords = pdb_sng_keywords,
+  .parse = pdb_sng_parse,
+  .cleanup = pdb_sng_cleanup,
+};
+
+CFG_PARSER_IMPLEMENT_LEXER_BINDING(patterndb_, PATTERNDB_, LogParser **)

@@ -1,0 +1,15 @@
+/*
+ * patterndb-parser.h: the configuration parser of db-parser() and patterndb()
+ * (keyword table in patterndb-parser.c, grammar in patterndb-grammar.ym).
+ */
+#ifndef PDB_SNG_PATTERNDB_PARSER_H
+#define PDB_SNG_PATTERNDB_PARSER_H
+
+#include "cfg-parser.h"
+#include "parser/parser-expr.h"
+
+extern CfgParser patterndb_parser;
+
+CFG_PARSER_DECLARE_LEXER_BINDING(patterndb_, PATTERNDB_, LogParser **)
+
+#endif

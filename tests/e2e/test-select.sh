@@ -1,0 +1,101 @@
+#!/bin/bash
+# tests/e2e/test-select.sh: our db-parser is the one syslog-ng uses, even
+# with Debian's libdbparser.so in the same module path, also when the
+# configuration uses grouping-by() (which only libdbparser.so provides) and
+# whatever the module path order. The proof is a behaviour only ours has:
+# prefix() (Debian's 3.38 parser rejects it as a syntax error). Only
+# module_info and the init function are exported.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/e2e/daemon.sh"
+e2e_setup
+
+T=$TEST_TMPDIR
+DB="$top_srcdir/tests/e2e/data/basic.xml"
+plan 8
+
+exports=$(nm -D --defined-only "$MODULE_SO" | awk '{print $3}' | sort | tr '\n' ' ')
+check_eq "only module_info and patterndb_module_init are exported" "module_info patterndb_module_init " "$exports"
+check "Debian's libdbparser.so is in the module path (so the test means something)" \
+  test -f "$SYSTEM_MODULE_DIR/libdbparser.so"
+
+# grouping-by() comes first, so libdbparser.so is loaded before db-parser()
+# is parsed; its trigger closes each context at once, so the aggregate
+# shows up immediately.
+cat >"$T/group-first.conf" <<CONF
+@version: 3.38
+@module patterndb
+source s_local { unix-stream("$T/sock"); };
+parser p_group {
+  grouping-by(key("\${PID}") trigger("1" == "1") timeout(30)
+              aggregate(value("MESSAGE" "grouped \$(context-length)")) inject-mode(pass-through));
+};
+parser p_pdb { db-parser(file("$DB") prefix(".x.")); };
+destination d_pdb { file("$T/pdb.log" template("\${.x.user} \${.classifier.class}\n")); };
+destination d_group { file("$T/group.log" template("\$MSG\n")); };
+log { source(s_local); parser(p_pdb); destination(d_pdb); };
+log { source(s_local); parser(p_group); filter { message("^grouped"); }; destination(d_group); };
+CONF
+
+run_select() {
+  local desc=$1
+  rm -f "$T/pdb.log" "$T/group.log"
+  if ! daemon_start "$T/group-first.conf" "$2"; then
+    not_ok "$desc: daemon starts"; return
+  fi
+  send_syslog "$T/sock" sshd "Accepted password for bob from 10.0.0.1 port 22 ssh2"
+  wait_lines "$T/pdb.log" 1 10
+  wait_lines "$T/group.log" 1 10
+  daemon_stop
+  if [ "$(cat "$T/pdb.log" 2>/dev/null)" = "bob system" ] && grep -q '^grouped' "$T/group.log" 2>/dev/null; then
+    ok "$desc"
+  else
+    not_ok "$desc"; diag "pdb.log: $(cat "$T/pdb.log" 2>&1)"; diag "group.log: $(cat "$T/group.log" 2>&1)"
+    diag "$(cat "$DAEMON_LOG")"
+  fi
+}
+run_select "ours with grouping-by() before db-parser(), our build dir first in module-path" a
+saved=$MODULE_PATH
+MODULE_PATH="$SYSTEM_MODULE_DIR:$top_builddir/.libs"
+run_select "ours also with the system module dir first in module-path" b
+MODULE_PATH=$saved
+
+# Without @module: the name patterndb() is ours alone and autoloads us.
+cat >"$T/autoload.conf" <<CONF
+@version: 3.38
+source s_local { unix-stream("$T/sock"); };
+destination d_pdb { file("$T/pdb.log" template("\${.x.user} \${.classifier.rule_id}\n")); };
+log { source(s_local); parser { patterndb(file("$DB") prefix(".x.")); }; destination(d_pdb); };
+CONF
+rm -f "$T/pdb.log"
+if daemon_start "$T/autoload.conf" c; then
+  send_syslog "$T/sock" sshd "Failed password for eve from 10.0.0.2 port 22 ssh2"
+  wait_lines "$T/pdb.log" 1 10
+  daemon_stop
+  check_eq "patterndb() loads our module without @module" "eve r-fail" "$(cat "$T/pdb.log" 2>&1)"
+else
+  not_ok "patterndb() loads our module without @module"
+fi
+
+# syntax check: the options only ours has parse; a wrong inject-mode() does not.
+cat >"$T/opts.conf" <<CONF
+@version: 3.38
+@module patterndb
+parser p { db-parser(file("/nonexistent/pdb.xml") drop_unmatched(no) inject-mode(aggregate-only)
+                     persist-name("x") program_template("\$PROGRAM") template("\$MSG") prefix("p.")); };
+CONF
+check "every option (with - or _) passes the syntax check" syslog_ng -s -f "$T/opts.conf"
+sed 's/aggregate-only/sideways/' "$T/opts.conf" >"$T/bad-opts.conf"
+out=$(syslog_ng -s -f "$T/bad-opts.conf" 2>&1)
+rc=$?
+if [ "$rc" -ne 0 ] && echo "$out" | grep -q "inject-mode"; then
+  ok "an unknown inject-mode() is a syntax error naming the option"
+else
+  not_ok "an unknown inject-mode() is a syntax error naming the option"; diag "rc=$rc $out"
+fi
+printf '@version: 3.38\n@module dbparser\nparser p { db-parser(file("/nonexistent/pdb.xml") prefix("p.")); };\n' >"$T/deb.conf"
+if "$SYSLOG_NG_BIN" --no-caps --module-path="$SYSTEM_MODULE_DIR" -s -f "$T/deb.conf" >"$T/deb.out" 2>&1; then
+  not_ok "Debian's db-parser() rejects prefix() (so prefix() proves the selection)"
+else
+  ok "Debian's db-parser() rejects prefix() (so prefix() proves the selection)"
+fi
+done_testing
