@@ -1,0 +1,316 @@
+/*
+ * radix-build.c: creating a tree and inserting patterns into the mutable
+ * build-time tree (see radix-node.h for the shape and the rules).
+ *
+ * Invariant: pdb_radix_insert() either inserts the whole pattern or leaves
+ * the tree exactly as it was. It first parses the pattern (every syntax,
+ * parser and regex error happens there), then walks the tree read-only to
+ * detect a duplicate, and only then mutates; the mutation cannot fail.
+ *
+ * The insert algorithm, per literal element, at node N with text s:
+ *   case 1: s is empty: stay at N.
+ *   case 2: N has no literal child starting with s[0]: add child s; go there.
+ *   case 3: the child C's key is a prefix of s: go to C with the rest of s.
+ *   case 4: s and C's key share only a prefix of length k < |C.key|:
+ *           split C at k (C keeps key[0..k), a new node takes key[k..],
+ *           C's value and children), then continue at C with s[k..].
+ * A parser element goes to the parser child equal to it, or a new one
+ * appended at the end of the list (insertion order is matching order).
+ */
+#include "engine/radix-node.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(pdb-radix-error-quark, pdb_radix_error)
+
+void
+pdb_match_init(PdbMatch *match)
+{
+  memset(match, 0, sizeof(*match));
+  match->captures = match->inline_captures;
+  match->capacity = PDB_MATCH_INLINE_CAPTURES;
+}
+
+void
+pdb_match_clear(PdbMatch *match)
+{
+  if (match->captures && match->captures != match->inline_captures)
+    g_free(match->captures);
+  pdb_match_init(match);
+}
+
+static PdbBuildNode *
+_node_new_literal(const gchar *key, gsize length)
+{
+  PdbBuildNode *node = g_new0(PdbBuildNode, 1);
+
+  node->key = g_strndup(key, length);
+  node->key_length = length;
+  return node;
+}
+
+void
+pdb_build_node_free(PdbBuildNode *node)
+{
+  if (!node)
+    return;
+  if (node->children)
+    g_ptr_array_free(node->children, TRUE);
+  if (node->pchildren)
+    g_ptr_array_free(node->pchildren, TRUE);
+  pdb_parser_free(node->parser);
+  g_free(node->key);
+  g_free(node);
+}
+
+PdbRadix *
+pdb_radix_new(void)
+{
+  PdbRadix *self = g_new0(PdbRadix, 1);
+
+  self->strings = g_string_chunk_new(256);
+  self->root = _node_new_literal("", 0);
+  return self;
+}
+
+void
+pdb_radix_free(PdbRadix *self)
+{
+  if (!self)
+    return;
+  pdb_build_node_free(self->root);
+  for (guint32 i = 0; i < self->n_parsers; i++)
+    pdb_parser_free(self->parsers[i]);
+  g_free(self->parsers);
+  g_free(self->nodes);
+  g_free(self->first_bytes);
+  g_free(self->keys);
+  g_free(self->any_value);
+  g_free(self->capture_prefix);
+  g_string_chunk_free(self->strings);
+  g_free(self);
+}
+
+void
+pdb_radix_set_capture_prefix(PdbRadix *self, const gchar *prefix)
+{
+  g_free(self->capture_prefix);
+  self->capture_prefix = g_strdup(prefix);
+}
+
+/* Binary search by first byte (unsigned); *index = insertion point. */
+static PdbBuildNode *
+_find_literal_child(const PdbBuildNode *node, guchar c, guint *index)
+{
+  guint lo = 0, hi = node->children ? node->children->len : 0;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      PdbBuildNode *child = g_ptr_array_index(node->children, mid);
+      guchar k = child->key[0];
+
+      if (k == c)
+        {
+          if (index)
+            *index = mid;
+          return child;
+        }
+      if (k < c)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (index)
+    *index = lo;
+  return NULL;
+}
+
+static PdbBuildNode *
+_find_parser_child(const PdbBuildNode *node, const PdbParser *parser)
+{
+  for (guint i = 0; node->pchildren && i < node->pchildren->len; i++)
+    {
+      PdbBuildNode *child = g_ptr_array_index(node->pchildren, i);
+      if (pdb_parser_equal(child->parser, parser))
+        return child;
+    }
+  return NULL;
+}
+
+static gsize
+_common_prefix(const gchar *a, gsize alen, const gchar *b, gsize blen)
+{
+  gsize n = 0, m = MIN(alen, blen);
+
+  while (n < m && a[n] == b[n])
+    n++;
+  return n;
+}
+
+/*
+ * Read-only walk: the node the elements lead to, or NULL if inserting
+ * them would create a new node (so the pattern cannot be a duplicate).
+ */
+static PdbBuildNode *
+_walk_existing(PdbBuildNode *node, GArray *elements)
+{
+  for (guint e = 0; e < elements->len && node; e++)
+    {
+      PdbElement *el = &g_array_index(elements, PdbElement, e);
+
+      if (el->kind == PDB_ELEMENT_PARSER)
+        {
+          node = _find_parser_child(node, el->parser);
+          continue;
+        }
+      const gchar *s = el->text;
+      gsize len = el->length;
+      while (len > 0 && node)
+        {
+          PdbBuildNode *child = _find_literal_child(node, (guchar) s[0], NULL);
+          if (!child)
+            return NULL;
+          gsize k = _common_prefix(child->key, child->key_length, s, len);
+          if (k < child->key_length)
+            return NULL;
+          node = child;
+          s += k;
+          len -= k;
+        }
+    }
+  return node;
+}
+
+static void
+_add_literal_child(PdbBuildNode *node, PdbBuildNode *child)
+{
+  guint index;
+
+  if (!node->children)
+    node->children = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_build_node_free);
+  _find_literal_child(node, (guchar) child->key[0], &index);
+  g_ptr_array_insert(node->children, index, child);
+}
+
+/* Case 4: keeps key[0..k) in @node, moves the rest and everything below to a new child. */
+static void
+_split(PdbBuildNode *node, gsize k)
+{
+  PdbBuildNode *tail = _node_new_literal(node->key + k, node->key_length - k);
+
+  tail->value = node->value;
+  tail->has_value = node->has_value;
+  tail->children = node->children;
+  tail->pchildren = node->pchildren;
+  node->value = NULL;
+  node->has_value = FALSE;
+  node->children = NULL;
+  node->pchildren = NULL;
+  node->key[k] = '\0';
+  node->key_length = k;
+  _add_literal_child(node, tail);
+}
+
+static PdbBuildNode *
+_insert_literal(PdbBuildNode *node, const gchar *s, gsize len)
+{
+  while (len > 0)
+    {
+      PdbBuildNode *child = _find_literal_child(node, (guchar) s[0], NULL);
+
+      if (!child)
+        {
+          child = _node_new_literal(s, len);                                /* case 2 */
+          _add_literal_child(node, child);
+          return child;
+        }
+      gsize k = _common_prefix(child->key, child->key_length, s, len);
+      if (k < child->key_length)
+        _split(child, k);                                                   /* case 4 */
+      node = child;                                                         /* case 3 */
+      s += k;
+      len -= k;
+    }
+  return node;                                                              /* case 1 */
+}
+
+static PdbBuildNode *
+_insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLocation *location)
+{
+  PdbBuildNode *child = _find_parser_child(node, el->parser);
+
+  if (child)
+    return child;
+  child = g_new0(PdbBuildNode, 1);
+  child->parser = el->parser;
+  el->parser = NULL;
+  if (location)
+    {
+      child->parser->location = *location;
+      if (location->file)
+        child->parser->location.file = g_string_chunk_insert_const(self->strings, location->file);
+    }
+  if (!node->pchildren)
+    node->pchildren = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_build_node_free);
+  g_ptr_array_add(node->pchildren, child);
+  return child;
+}
+
+static gchar *
+_location_text(const PdbLocation *location)
+{
+  if (!location)
+    return g_strdup("<pattern>");
+  return g_strdup_printf("%s:%d:%d", location->file ? location->file : "<pattern>",
+                         location->line, location->column);
+}
+
+gboolean
+pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
+                 const PdbLocation *location, GError **error)
+{
+  GArray *elements;
+  PdbBuildNode *node;
+
+  g_return_val_if_fail(self != NULL && pattern != NULL, FALSE);
+  if (self->frozen)
+    {
+      gchar *where = _location_text(location);
+      g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_FROZEN,
+                  "%s: cannot insert pattern '%s': the tree is frozen; build a new tree instead",
+                  where, pattern);
+      g_free(where);
+      return FALSE;
+    }
+  elements = pdb_pattern_parse(pattern, self->capture_prefix, location, error);
+  if (!elements)
+    return FALSE;
+
+  node = _walk_existing(self->root, elements);
+  if (node && node->has_value)
+    {
+      gchar *where = _location_text(location);
+      g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_DUPLICATE,
+                  "%s: duplicate pattern '%s': an identical pattern was inserted before and "
+                  "keeps its place; remove one of them", where, pattern);
+      g_free(where);
+      pdb_pattern_free(elements);
+      return FALSE;
+    }
+
+  node = self->root;
+  for (guint e = 0; e < elements->len; e++)
+    {
+      PdbElement *el = &g_array_index(elements, PdbElement, e);
+
+      if (el->kind == PDB_ELEMENT_PARSER)
+        node = _insert_parser(self, node, el, location);
+      else
+        node = _insert_literal(node, el->text, el->length);
+    }
+  node->value = value;
+  node->has_value = TRUE;
+  pdb_pattern_free(elements);
+  return TRUE;
+}

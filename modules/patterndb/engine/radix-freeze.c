@@ -1,0 +1,127 @@
+/*
+ * radix-freeze.c: turns the build-time tree into the compact, immutable
+ * arrays that lookups walk (layout in radix-node.h).
+ *
+ * Invariant: after pdb_radix_freeze() the children of every node are
+ * contiguous in nodes[] (literal children sorted by first byte, then parser
+ * children in insertion order), keys are in one pool, parsers are owned by
+ * radix->parsers, and the build tree is gone. Nothing changes afterwards.
+ */
+#include "engine/radix-node.h"
+
+#include <string.h>
+
+typedef struct _Freezer
+{
+  PdbRadix *radix;
+  GPtrArray *order;        /* build nodes in breadth-first order */
+  GByteArray *keys;
+  GPtrArray *parsers;
+} Freezer;
+
+static guint
+_n_literal(const PdbBuildNode *n)
+{
+  return n->children ? n->children->len : 0;
+}
+
+static guint
+_n_parser(const PdbBuildNode *n)
+{
+  return n->pchildren ? n->pchildren->len : 0;
+}
+
+/* Breadth-first: a node's children are appended together, so they are contiguous. */
+static void
+_order_nodes(Freezer *f)
+{
+  g_ptr_array_add(f->order, f->radix->root);
+  for (guint i = 0; i < f->order->len; i++)
+    {
+      PdbBuildNode *n = g_ptr_array_index(f->order, i);
+
+      for (guint c = 0; c < _n_literal(n); c++)
+        g_ptr_array_add(f->order, g_ptr_array_index(n->children, c));
+      for (guint c = 0; c < _n_parser(n); c++)
+        g_ptr_array_add(f->order, g_ptr_array_index(n->pchildren, c));
+    }
+}
+
+static void
+_fill_node(Freezer *f, guint32 index, guint32 *next_child)
+{
+  PdbRadix *r = f->radix;
+  PdbBuildNode *b = g_ptr_array_index(f->order, index);
+  PdbFrozenNode *n = &r->nodes[index];
+
+  n->key_offset = f->keys->len;
+  n->key_length = b->key ? b->key_length : 0;
+  if (n->key_length)
+    g_byte_array_append(f->keys, (const guint8 *) b->key, n->key_length);
+  r->first_bytes[index] = n->key_length ? (guchar) b->key[0] : 0;
+  if (n->key_length && memchr(b->key, '\n', n->key_length))
+    n->flags |= PDB_NODE_KEY_HAS_LF;
+
+  n->children = *next_child;
+  n->n_literal = _n_literal(b);
+  n->n_parser = _n_parser(b);
+  *next_child += n->n_literal + n->n_parser;
+
+  n->parser = PDB_NO_PARSER;
+  if (b->parser)
+    {
+      n->parser = f->parsers->len;
+      g_ptr_array_add(f->parsers, b->parser);
+      b->parser = NULL;
+    }
+  if (b->has_value)
+    {
+      n->flags |= PDB_NODE_HAS_VALUE;
+      n->value = b->value;
+      r->n_values++;
+    }
+}
+
+/* Post-order over the BFS array (children have larger indices): remember
+ * one node with a value in each subtree, for explaining non-matches. */
+static void
+_fill_any_value(PdbRadix *r)
+{
+  for (gint64 i = (gint64) r->n_nodes - 1; i >= 0; i--)
+    {
+      PdbFrozenNode *n = &r->nodes[i];
+
+      r->any_value[i] = (n->flags & PDB_NODE_HAS_VALUE) ? (guint32) i : G_MAXUINT32;
+      for (guint32 c = 0; c < (guint32) n->n_literal + n->n_parser && r->any_value[i] == G_MAXUINT32; c++)
+        r->any_value[i] = r->any_value[n->children + c];
+    }
+}
+
+void
+pdb_radix_freeze(PdbRadix *r)
+{
+  Freezer f = { r, g_ptr_array_new(), g_byte_array_new(), g_ptr_array_new() };
+  guint32 next_child = 1;
+
+  if (r->frozen)
+    return;
+  _order_nodes(&f);
+  r->n_nodes = f.order->len;
+  r->nodes = g_new0(PdbFrozenNode, r->n_nodes);
+  r->first_bytes = g_new0(guchar, r->n_nodes);
+  r->any_value = g_new(guint32, r->n_nodes);
+  for (guint32 i = 0; i < r->n_nodes; i++)
+    _fill_node(&f, i, &next_child);
+  g_assert(next_child == r->n_nodes);
+  _fill_any_value(r);
+
+  r->keys_length = f.keys->len;
+  r->keys = g_byte_array_free(f.keys, FALSE);
+  r->n_parsers = f.parsers->len;
+  r->parsers = (PdbParser **) g_ptr_array_free(f.parsers, FALSE);
+  g_ptr_array_free(f.order, TRUE);
+
+  pdb_build_node_free(r->root);
+  r->root = NULL;
+  r->frozen = TRUE;
+}

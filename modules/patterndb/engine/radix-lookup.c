@@ -1,0 +1,437 @@
+/*
+ * radix-lookup.c: matching an input against the frozen tree, following
+ * THE MATCHING ORDER of radix-node.h, in three flavours: the plain lookup,
+ * the traced lookup (`match -D`, explaining non-matches) and "every
+ * complete match" (rule conflicts in `patterndb test`).
+ *
+ * Invariant: the tree is only read; all per-lookup state lives in a
+ * Lookup on the caller's stack; the common case (<= 16 captures, no
+ * trace) allocates nothing. Captures are (offset, length) slices of the
+ * caller's buffer, pushed when a parser matches and popped when the
+ * subtree below it fails, so at any time they describe the current path.
+ */
+#include "engine/radix-node.h"
+
+#include <string.h>
+
+#define PDB_TRACE_MAX_EXPECTED 32
+
+typedef struct _Lookup
+{
+  const PdbRadix *r;
+  const guchar *in;
+  gsize len;
+  PdbMatch *match;
+
+  /* foreach mode: every complete match is reported and the search goes on */
+  PdbRadixValueFunc each;
+  gpointer each_data;
+
+  /* the first partial (prefix) candidate in search order */
+  gboolean have_partial;
+  gpointer partial_value;
+  gsize partial_length;
+  guint n_partial;
+  guint partial_capacity;
+  PdbCapture *partial_captures;
+
+  /* traced lookups only */
+  PdbTrace *trace;
+  GArray *path;            /* of PdbTraceStep: the current path */
+  GArray *partial_path;    /* copy of path at the first partial candidate */
+
+  /* last: not cleared by _lookup_init() */
+  PdbCapture partial_inline[PDB_MATCH_INLINE_CAPTURES];
+} Lookup;
+
+static void
+_captures_reserve(PdbCapture **captures, guint *capacity, PdbCapture *inline_storage, guint needed)
+{
+  guint new_capacity;
+
+  if (needed <= *capacity)
+    return;
+  new_capacity = MAX(needed, *capacity * 2);
+  if (*captures == inline_storage)
+    {
+      PdbCapture *heap = g_new(PdbCapture, new_capacity);
+      memcpy(heap, inline_storage, sizeof(PdbCapture) * *capacity);
+      *captures = heap;
+    }
+  else
+    *captures = g_renew(PdbCapture, *captures, new_capacity);
+  *capacity = new_capacity;
+}
+
+static inline void
+_push_capture(Lookup *l, const PdbParser *parser, gsize pos, const PdbParseResult *res)
+{
+  PdbMatch *m = l->match;
+
+  if (G_UNLIKELY(m->n_captures == m->capacity))
+    _captures_reserve(&m->captures, &m->capacity, m->inline_captures, m->n_captures + 1);
+  PdbCapture *c = &m->captures[m->n_captures++];
+  c->name = parser->capture_name;
+  c->offset = pos + res->value_offset;
+  c->length = res->value_length;
+  c->type = parser->value_type;
+}
+
+static void
+_save_partial(Lookup *l, const PdbFrozenNode *n, gsize pos)
+{
+  PdbMatch *m = l->match;
+
+  l->have_partial = TRUE;
+  l->partial_value = n->value;
+  l->partial_length = pos;
+  _captures_reserve(&l->partial_captures, &l->partial_capacity, l->partial_inline, m->n_captures);
+  memcpy(l->partial_captures, m->captures, sizeof(PdbCapture) * m->n_captures);
+  l->n_partial = m->n_captures;
+  if (l->trace)
+    {
+      g_array_set_size(l->partial_path, 0);
+      g_array_append_vals(l->partial_path, l->path->data, l->path->len);
+    }
+}
+
+/* --- tracing (only when l->trace is set) --- */
+
+static gchar *
+_describe_node(const PdbRadix *r, guint32 index)
+{
+  const PdbFrozenNode *n = &r->nodes[index];
+
+  if (n->parser != PDB_NO_PARSER)
+    {
+      const PdbParser *p = r->parsers[n->parser];
+      return g_strdup_printf("@%s:%s%s%s@", p->type_text, p->name ? p->name : "",
+                             p->param ? ":" : "", p->param ? p->param : "");
+    }
+  return g_strdup_printf("'%.*s'", (int) n->key_length, r->keys + n->key_offset);
+}
+
+/* Something failed at input offset @pos in the subtree of @index, and
+ * @expected (owned) would have been accepted there. */
+static void
+_note(Lookup *l, guint32 index, gsize pos, gchar *expected)
+{
+  PdbTrace *t = l->trace;
+
+  if (pos > t->furthest_offset || (pos == 0 && t->expected->len == 0))
+    {
+      t->furthest_offset = pos;
+      g_ptr_array_set_size(t->expected, 0);
+      g_array_set_size(t->steps, 0);
+      g_array_append_vals(t->steps, l->path->data, l->path->len);
+      t->closest_value = l->r->any_value[index] != G_MAXUINT32
+                         ? l->r->nodes[l->r->any_value[index]].value : NULL;
+    }
+  if (pos == t->furthest_offset && t->expected->len < PDB_TRACE_MAX_EXPECTED)
+    {
+      for (guint i = 0; i < t->expected->len; i++)
+        if (strcmp(g_ptr_array_index(t->expected, i), expected) == 0)
+          {
+            g_free(expected);
+            return;
+          }
+      g_ptr_array_add(t->expected, expected);
+      return;
+    }
+  g_free(expected);
+}
+
+static void
+_note_children(Lookup *l, guint32 index, gsize pos)
+{
+  const PdbFrozenNode *n = &l->r->nodes[index];
+  guint32 count = (guint32) n->n_literal + n->n_parser;
+
+  if (count == 0)
+    _note(l, index, pos, g_strdup("nothing more (the pattern ended before the message)"));
+  for (guint32 c = 0; c < count; c++)
+    _note(l, index, pos, _describe_node(l->r, n->children + c));
+}
+
+static void
+_push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsize length)
+{
+  PdbTraceStep s = { 0 };
+
+  s.is_parser = p != NULL;
+  if (p)
+    {
+      s.parser_type = pdb_parser_display_type(p);
+      s.parser_name = p->name ? p->name : "";
+      s.parser_param = p->param;
+    }
+  else
+    {
+      s.literal = (const gchar *) l->r->keys + n->key_offset;
+      s.literal_length = n->key_length;
+    }
+  s.offset = pos;
+  s.length = length;
+  g_array_append_val(l->path, s);
+}
+
+/* --- the search --- */
+
+/*
+ * Compares the node's key with the input at @off (CR skipped where the key
+ * has LF). Returns TRUE and the input offset after the key if the whole key
+ * matched; else FALSE and, in *end, where the first difference is.
+ */
+static inline gboolean
+_match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize *key_end)
+{
+  const guchar *key = l->r->keys + n->key_offset;
+  const guchar *in = l->in + off;
+  gsize klen = n->key_length, avail = l->len - off;
+  gsize i = 0, j = 0;
+
+  if (klen == 0)
+    {
+      *end = off;
+      *key_end = 0;
+      return TRUE;
+    }
+  if (G_LIKELY(!(n->flags & PDB_NODE_KEY_HAS_LF)) && avail >= klen && memcmp(in, key, klen) == 0)
+    {
+      *end = off + klen;
+      *key_end = klen;
+      return TRUE;
+    }
+  while (i < avail && j < klen)
+    {
+      if (in[i] == '\r' && key[j] == '\n')
+        {
+          i++;
+          if (i == avail)
+            break;
+        }
+      if (in[i] != key[j])
+        break;
+      i++;
+      j++;
+    }
+  *end = off + i;
+  *key_end = j;
+  return j == klen;
+}
+
+static gboolean
+_visit(Lookup *l, guint32 index, gsize off)
+{
+  const PdbRadix *r = l->r;
+  const PdbFrozenNode *n = &r->nodes[index];
+  guint path_mark = l->trace ? l->path->len : 0;
+  gsize pos, key_pos;
+
+  l->match->steps++;
+  if (!_match_key(l, n, off, &pos, &key_pos))
+    {
+      if (G_UNLIKELY(l->trace))
+        _note(l, index, pos, g_strdup_printf("'%.*s'", (int) (n->key_length - key_pos),
+                                             r->keys + n->key_offset + key_pos));
+      return FALSE;
+    }
+  if (G_UNLIKELY(l->trace) && n->key_length)
+    _push_step(l, n, NULL, off, pos - off);
+
+  if (pos == l->len)
+    {
+      if (n->flags & PDB_NODE_HAS_VALUE)
+        {
+          if (!l->each)
+            {
+              l->match->value = n->value;
+              l->match->complete = TRUE;
+              l->match->matched_length = pos;
+              return TRUE;
+            }
+          l->each(n->value, l->each_data);
+        }
+      else if (G_UNLIKELY(l->trace))
+        _note_children(l, index, pos);
+      goto fail;
+    }
+
+  /* c. literal child first */
+  if (n->n_literal)
+    {
+      gsize cpos = pos;
+      guchar c = l->in[pos];
+      const guchar *first = r->first_bytes + n->children;
+      const guchar *hit;
+
+      if (c == '\r' && pos + 1 < l->len && l->in[pos + 1] == '\n')
+        {
+          cpos++;
+          c = '\n';
+        }
+      hit = memchr(first, c, n->n_literal);
+      if (hit && _visit(l, n->children + (hit - first), cpos))
+        return TRUE;
+      if (!hit && G_UNLIKELY(l->trace))
+        for (guint32 k = 0; k < n->n_literal; k++)
+          _note(l, index, pos, _describe_node(r, n->children + k));
+    }
+
+  /* d. then parser children in insertion order, backtracking */
+  for (guint32 k = 0; k < n->n_parser; k++)
+    {
+      guint32 child = n->children + n->n_literal + k;
+      const PdbParser *parser = r->parsers[r->nodes[child].parser];
+      PdbParseResult res;
+      guint saved = l->match->n_captures;
+
+      l->match->steps++;
+      if (!pdb_parser_run(parser, l->in + pos, l->len - pos, &res))
+        {
+          if (G_UNLIKELY(l->trace))
+            _note(l, child, pos, _describe_node(r, child));
+          continue;
+        }
+      if (parser->capture_name)
+        _push_capture(l, parser, pos, &res);
+      if (G_UNLIKELY(l->trace))
+        _push_step(l, NULL, parser, pos, res.consumed);
+      if (_visit(l, child, pos + res.consumed))
+        return TRUE;
+      l->match->n_captures = saved;
+      if (G_UNLIKELY(l->trace))
+        g_array_set_size(l->path, l->path->len - 1);
+    }
+
+  /* e. a prefix candidate */
+  if ((n->flags & PDB_NODE_HAS_VALUE) && !l->have_partial && !l->each)
+    _save_partial(l, n, pos);
+
+fail:
+  if (G_UNLIKELY(l->trace))
+    g_array_set_size(l->path, path_mark);
+  return FALSE;
+}
+
+static void
+_lookup_init(Lookup *l, const PdbRadix *r, const gchar *input, gsize length, PdbMatch *match)
+{
+  memset(l, 0, offsetof(Lookup, partial_inline));
+  l->r = r;
+  l->in = (const guchar *) input;
+  l->len = length;
+  l->match = match;
+  l->partial_captures = l->partial_inline;
+  l->partial_capacity = PDB_MATCH_INLINE_CAPTURES;
+
+  match->value = NULL;
+  match->complete = FALSE;
+  match->matched_length = 0;
+  match->n_captures = 0;
+  match->steps = 0;
+}
+
+static gboolean
+_run(Lookup *l)
+{
+  PdbMatch *m = l->match;
+  gboolean found;
+
+  if (!l->r->frozen)
+    {
+      g_critical("pdb_radix_lookup() on a tree that was not frozen with pdb_radix_freeze()");
+      return FALSE;
+    }
+  if (l->len > G_MAXUINT32)
+    return FALSE;
+  found = _visit(l, 0, 0);
+  if (!found && l->have_partial)
+    {
+      m->value = l->partial_value;
+      m->complete = FALSE;
+      m->matched_length = l->partial_length;
+      _captures_reserve(&m->captures, &m->capacity, m->inline_captures, l->n_partial);
+      memcpy(m->captures, l->partial_captures, sizeof(PdbCapture) * l->n_partial);
+      m->n_captures = l->n_partial;
+      found = TRUE;
+      if (l->trace)
+        {
+          g_array_set_size(l->trace->steps, 0);
+          g_array_append_vals(l->trace->steps, l->partial_path->data, l->partial_path->len);
+        }
+    }
+  else if (found && l->trace)
+    {
+      g_array_set_size(l->trace->steps, 0);
+      g_array_append_vals(l->trace->steps, l->path->data, l->path->len);
+    }
+  if (!found)
+    m->n_captures = 0;
+  if (l->partial_captures != l->partial_inline)
+    g_free(l->partial_captures);
+  return found;
+}
+
+gboolean
+pdb_radix_lookup(const PdbRadix *radix, const gchar *input, gsize length, PdbMatch *match)
+{
+  Lookup l;
+
+  _lookup_init(&l, radix, input, length, match);
+  return _run(&l);
+}
+
+void
+pdb_radix_foreach_complete_match(const PdbRadix *radix, const gchar *input, gsize length,
+                                 PdbRadixValueFunc func, gpointer user_data)
+{
+  PdbMatch match;
+  Lookup l;
+
+  pdb_match_init(&match);
+  _lookup_init(&l, radix, input, length, &match);
+  l.each = func;
+  l.each_data = user_data;
+  _run(&l);
+  pdb_match_clear(&match);
+}
+
+void
+pdb_trace_init(PdbTrace *trace)
+{
+  memset(trace, 0, sizeof(*trace));
+  trace->steps = g_array_new(FALSE, TRUE, sizeof(PdbTraceStep));
+  trace->expected = g_ptr_array_new_with_free_func(g_free);
+}
+
+void
+pdb_trace_clear(PdbTrace *trace)
+{
+  if (trace->steps)
+    g_array_free(trace->steps, TRUE);
+  if (trace->expected)
+    g_ptr_array_free(trace->expected, TRUE);
+  memset(trace, 0, sizeof(*trace));
+}
+
+gboolean
+pdb_radix_lookup_traced(const PdbRadix *radix, const gchar *input, gsize length,
+                        PdbMatch *match, PdbTrace *trace)
+{
+  Lookup l;
+  gboolean found;
+
+  _lookup_init(&l, radix, input, length, match);
+  g_array_set_size(trace->steps, 0);
+  g_ptr_array_set_size(trace->expected, 0);
+  trace->furthest_offset = 0;
+  trace->closest_value = NULL;
+  l.trace = trace;
+  l.path = g_array_new(FALSE, TRUE, sizeof(PdbTraceStep));
+  l.partial_path = g_array_new(FALSE, TRUE, sizeof(PdbTraceStep));
+  found = _run(&l);
+  g_array_free(l.path, TRUE);
+  g_array_free(l.partial_path, TRUE);
+  return found;
+}
