@@ -7,10 +7,45 @@
  * instead of a copy, as long as it fits the 16-bit offset/length of an
  * indirect entry and the name is not the referenced value itself. Tags known
  * to the database are set by their pre-resolved id.
+ *
+ * Name -> NVHandle lookups go through a small per-thread cache: syslog-ng's
+ * registry takes a global lock on every lookup, and handles never change
+ * during the life of the process, so a cached handle is always right.
  */
 #include "message-ops.h"
 
 #include "logmsg/nvtable.h"
+
+#include <string.h>
+
+#define PDB_SNG_HANDLE_CACHE_MAX 4096
+
+static void
+pdb_sng_handle_cache_free(gpointer cache)
+{
+  g_hash_table_destroy((GHashTable *) cache);
+}
+
+static GPrivate pdb_sng_handle_cache = G_PRIVATE_INIT(pdb_sng_handle_cache_free);
+
+static NVHandle
+pdb_sng_handle(const gchar *name)
+{
+  GHashTable *cache = g_private_get(&pdb_sng_handle_cache);
+
+  if (!cache)
+    {
+      cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+      g_private_set(&pdb_sng_handle_cache, cache);
+    }
+  NVHandle handle = GPOINTER_TO_UINT(g_hash_table_lookup(cache, name));
+  if (handle)
+    return handle;
+  handle = log_msg_get_value_handle(name);
+  if (handle && g_hash_table_size(cache) < PDB_SNG_HANDLE_CACHE_MAX)
+    g_hash_table_insert(cache, g_strdup(name), GUINT_TO_POINTER((guint) handle));
+  return handle;
+}
 
 static LogMessageValueType
 pdb_sng_value_type(PdbValueType type)
@@ -57,7 +92,7 @@ static const gchar *
 pdb_sng_get(gpointer p, const gchar *name, gssize *length)
 {
   PdbSngMessage *m = p;
-  NVHandle handle = log_msg_get_value_handle(name);
+  NVHandle handle = pdb_sng_handle(name);
   gssize len = 0;
   const gchar *value = log_msg_get_value_if_set(m->msg, handle, &len);
 
@@ -70,7 +105,7 @@ static void
 pdb_sng_set(gpointer p, const gchar *name, const gchar *value, gssize length, PdbValueType type)
 {
   PdbSngMessage *m = p;
-  NVHandle handle = log_msg_get_value_handle(name);
+  NVHandle handle = pdb_sng_handle(name);
   LogMessageValueType vt = pdb_sng_value_type(type);
 
   if (length < 0)
