@@ -1,0 +1,622 @@
+/*
+ * cmd-match.c: `patterndb match`, pdbtool's match subcommand.
+ *
+ * One message (-P/-M) or a stream of syslog lines (-f FILE, `-` = stdin)
+ * is classified and printed as pdbtool prints it: NAME=value lines, TAGS=
+ * and a blank line, or a -T template, optionally only when a -F filter
+ * matches. Additions: --json, --explain, --version.
+ *
+ * Invariant for -f: memory stays constant whatever the input size. Lines
+ * are cut in a fixed read buffer (grown only for a longer line), the
+ * message store and the result are reused, and output is collected in one
+ * buffer written with fwrite() every 64 KiB. Nothing is allocated per line
+ * once the first lines have sized the buffers.
+ */
+#include "tool/commands.h"
+#include "tool/tool-common.h"
+#include "tool/message.h"
+#include "tool/filter.h"
+#include "tool/syslog-line.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#define OUTPUT_FLUSH_BYTES (64 * 1024)
+#define READ_CHUNK (256 * 1024)
+
+typedef struct
+{
+  gchar *pdb;
+  gchar *program;
+  gchar *message;
+  gchar *file;
+  gchar *template_text;
+  gchar *filter_text;
+  gboolean debug_pattern;
+  gboolean debug_csv;
+  gboolean color;
+  gboolean json;
+  gboolean explain;
+} MatchOptions;
+
+typedef struct
+{
+  MatchOptions *opt;
+  PdbDatabase *db;
+  PdbToolMessage *msg;
+  PdbTemplate *tmpl;
+  PdbToolFilter *filter;
+  PdbResult result;
+  GString *out;
+  GString *scratch;       /* macros, filters */
+  GString *scratch2;
+  GString *error_text;    /* "Error processing log message: ..." */
+  GString *sd_name, *sd_value;
+  gchar pid_text[16];
+  gint pri;
+  PdbSlice sdata;
+  gint exit_code;
+} Matcher;
+
+/* ---- template lookup: values plus the macros scripts use ---- */
+
+static const gchar *
+template_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  Matcher *m = user_data;
+
+  if (strcmp(name, "MSG") == 0)
+    name = "MESSAGE";
+  else if (strcmp(name, "MSGHDR") == 0)
+    {
+      g_string_truncate(m->scratch, 0);
+      pdb_tool_append_msghdr(m->msg, m->scratch);
+      *length = m->scratch->len;
+      return m->scratch->str;
+    }
+  else if (strcmp(name, "TAGS") == 0)
+    {
+      g_string_truncate(m->scratch2, 0);
+      pdb_tool_message_format_tags(m->msg, m->scratch2);
+      *length = m->scratch2->len;
+      return m->scratch2->str;
+    }
+  else if (strcmp(name, "PRI") == 0)
+    {
+      g_string_printf(m->scratch, "%d", m->pri);
+      *length = m->scratch->len;
+      return m->scratch->str;
+    }
+  else if (strcmp(name, "SDATA") == 0)
+    {
+      *length = m->sdata.data ? (gssize) m->sdata.length : 0;
+      return m->sdata.data ? m->sdata.data : "";
+    }
+  return pdb_tool_message_get(m->msg, name, length);
+}
+
+/* ---- -D / -C: how the pattern covered the message ---- */
+
+#define COLOR_LITERAL "\033[01;32m"
+#define COLOR_PARSER "\033[0;33m"
+#define COLOR_PARTIAL "\033[01;31m"
+#define COLOR_TRAILING "\033[01;34m"
+#define COLOR_RESET "\033[01;0m"
+
+static void
+colored(GString *out, gboolean color, const gchar *code, const gchar *text, gsize len)
+{
+  if (color)
+    g_string_append(out, code);
+  g_string_append_len(out, text, len);
+  g_string_append(out, COLOR_RESET);
+}
+
+static void
+print_debug_pattern(Matcher *m, const gchar *message, gsize length)
+{
+  const PdbRuleset *rs = m->result.ruleset;
+  gboolean color = m->opt->color;
+  PdbMatch match;
+  PdbTrace trace;
+  GString *out = m->out;
+  guint32 covered = 0;
+
+  if (!rs || !rs->messages)
+    return;
+  pdb_match_init(&match);
+  pdb_trace_init(&trace);
+  pdb_radix_lookup_traced(rs->messages, message, length, &match, &trace);
+  for (guint i = 0; i < trace.steps->len; i++)
+    {
+      const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
+
+      if (s->offset + s->length > covered)
+        covered = s->offset + s->length;
+    }
+  if (m->opt->debug_csv)
+    {
+      guint32 last_keylen = 0;
+      guint n = 0;
+
+      g_string_append(out, "PDBTOOL_HEADER=i:len:key;keylen:match_off;match_len:parser_type:parser_name\n");
+      g_string_append_printf(out, "PDBTOOL_DEBUG=%u:0:0:0:0::\n", n++);
+      for (guint i = 0; i < trace.steps->len; i++)
+        {
+          const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
+
+          if (!s->is_parser)
+            {
+              last_keylen = s->literal_length;
+              g_string_append_printf(out, "PDBTOOL_DEBUG=%u:%u:%u:0:0::\n", n++, s->length, s->literal_length);
+              continue;
+            }
+          g_string_append_printf(out, "PDBTOOL_DEBUG=%u:%u:%u:%u:%u:%s:%s\n", n++, s->length, last_keylen,
+                                 s->offset, s->length, s->parser_type, s->parser_name ? s->parser_name : "");
+          g_string_append_printf(out, "PDBTOOL_DEBUG=%u:0:-1:0:0::\n", n++);
+        }
+    }
+  else
+    {
+      g_string_append(out, "Pattern matching part:\n");
+      colored(out, color, COLOR_LITERAL, "", 0);
+      for (guint i = 0; i < trace.steps->len; i++)
+        {
+          const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
+
+          if (!s->is_parser)
+            {
+              colored(out, color, COLOR_LITERAL, s->literal, s->literal_length);
+              continue;
+            }
+          if (color)
+            g_string_append(out, COLOR_PARSER);
+          g_string_append_printf(out, "@%s:%s=", s->parser_type, s->parser_name ? s->parser_name : "");
+          g_string_append_len(out, message + s->offset, s->length);
+          g_string_append(out, "@" COLOR_RESET);
+          colored(out, color, COLOR_PARTIAL, "", 0);
+        }
+      colored(out, color, COLOR_TRAILING, message + MIN(covered, length), length - MIN(covered, length));
+      g_string_append(out, "\nMatching part:\n");
+      colored(out, color, COLOR_LITERAL, "", 0);
+      for (guint i = 0; i < trace.steps->len; i++)
+        {
+          const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
+
+          colored(out, color, s->is_parser ? COLOR_PARSER : COLOR_LITERAL, message + s->offset, s->length);
+          if (s->is_parser)
+            colored(out, color, COLOR_PARTIAL, "", 0);
+        }
+      if (match.value && match.complete)
+        g_string_append(out, COLOR_RESET);
+      g_string_append(out, "\nValues:\n");
+    }
+  pdb_trace_clear(&trace);
+  pdb_match_clear(&match);
+}
+
+/* ---- --explain: why a message did not match ---- */
+
+static void
+append_quoted(GString *out, const gchar *text, gsize len)
+{
+  g_string_append_c(out, '\'');
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = text[i];
+
+      if (c == '\n')
+        g_string_append(out, "\\n");
+      else if (c == '\t')
+        g_string_append(out, "\\t");
+      else if (c < 32 || c == 127)
+        g_string_append_printf(out, "\\x%02x", c);
+      else
+        g_string_append_c(out, c);
+    }
+  g_string_append_c(out, '\'');
+}
+
+static void
+print_explanation(Matcher *m, const gchar *program, gsize program_length,
+                  const gchar *message, gsize length)
+{
+  GString *out = m->out;
+  const PdbResult *r = &m->result;
+
+  if (r->kind == PDB_RESULT_NONE)
+    {
+      g_string_append(out, "EXPLAIN: no ruleset selects program ");
+      append_quoted(out, program, program_length);
+      g_string_append(out, " and the database has no catch-all ruleset (a <ruleset> without <pattern>)\n\n");
+      return;
+    }
+  if (r->kind == PDB_RESULT_MATCH)
+    {
+      if (!r->message_match.complete)
+        {
+          g_string_append_printf(out, "EXPLAIN: rule '%s' matched only the first %u of %zu bytes; 3.38 accepts such prefix matches and ignores the rest: ",
+                                 r->rule->id, r->message_match.matched_length, length);
+          append_quoted(out, message + MIN(r->message_match.matched_length, length),
+                        length - MIN(r->message_match.matched_length, length));
+          g_string_append(out, "\n\n");
+        }
+      else
+        g_string_append_printf(out, "EXPLAIN: rule '%s' matched the whole message\n\n", r->rule->id);
+      return;
+    }
+
+  PdbMatch match;
+  PdbTrace trace;
+  const PdbRule *closest;
+  guint32 at;
+
+  pdb_match_init(&match);
+  pdb_trace_init(&trace);
+  pdb_radix_lookup_traced(r->ruleset->messages, message, length, &match, &trace);
+  at = MIN(trace.furthest_offset, length);
+  closest = trace.closest_value;
+  g_string_append(out, "EXPLAIN: no rule matched; the best attempt stopped at column ");
+  g_string_append_printf(out, "%u (byte offset %u)\n", at + 1, at);
+  g_string_append(out, "  matched:  ");
+  append_quoted(out, message, at);
+  g_string_append(out, "\n  rest:     ");
+  append_quoted(out, message + at, length - at);
+  g_string_append_c(out, '\n');
+  if (closest)
+    {
+      g_string_append_printf(out, "  closest rule: '%s'", closest->id);
+      if (closest->location.file)
+        g_string_append_printf(out, " (%s:%d)", closest->location.file, closest->location.line);
+      g_string_append_c(out, '\n');
+      for (guint i = 0; closest->patterns && i < closest->patterns->len; i++)
+        g_string_append_printf(out, "  pattern:  '%s'\n", (const gchar *) g_ptr_array_index(closest->patterns, i));
+    }
+  if (trace.expected && trace.expected->len)
+    {
+      g_string_append(out, "  expected at that point: ");
+      for (guint i = 0; i < trace.expected->len; i++)
+        {
+          if (i)
+            g_string_append(out, " or ");
+          g_string_append(out, g_ptr_array_index(trace.expected, i));
+        }
+      g_string_append_c(out, '\n');
+    }
+  g_string_append_c(out, '\n');
+  pdb_trace_clear(&trace);
+  pdb_match_clear(&match);
+}
+
+/* ---- one message ---- */
+
+static void
+process(Matcher *m, const gchar *program, gsize program_length,
+        const gchar *message, gsize message_length)
+{
+  const gchar *rule_id;
+
+  pdb_database_classify(m->db, program, program_length, message, message_length, &m->result);
+  pdb_result_apply(&m->result, program, message, &pdb_tool_message_ops, m->msg);
+  rule_id = pdb_tool_message_get(m->msg, ".classifier.rule_id", NULL);
+  m->exit_code = rule_id ? 0 : 1;
+
+  if (!m->filter || pdb_tool_filter_eval(m->filter, m->msg, m->scratch))
+    {
+      if (m->opt->json)
+        {
+          pdb_tool_message_format_json(m->msg, m->out);
+          g_string_append_c(m->out, '\n');
+        }
+      else if (m->tmpl)
+        pdb_template_append(m->tmpl, template_lookup, m, m->out);
+      else
+        {
+          if (m->opt->debug_pattern)
+            print_debug_pattern(m, message, message_length);
+          pdb_tool_message_format_values(m->msg, m->out);
+          g_string_append_c(m->out, '\n');
+        }
+      if (m->opt->explain)
+        print_explanation(m, program, program_length, message, message_length);
+    }
+  pdb_result_clear(&m->result);
+  pdb_result_init(&m->result);
+}
+
+static void
+set_slice(PdbToolMessage *msg, const gchar *name, PdbSlice s)
+{
+  if (s.data)
+    pdb_tool_message_set(msg, name, -1, s.data, s.length, PDB_VALUE_STRING);
+}
+
+static void
+set_sd_param(const gchar *name, gsize name_length, const gchar *value, gsize value_length,
+             gpointer user_data)
+{
+  Matcher *m = user_data;
+  gchar buf[256];
+
+  if (name_length + 8 > sizeof(buf))
+    return;
+  memcpy(buf, ".SDATA.", 7);
+  memcpy(buf + 7, name, name_length);
+  pdb_tool_message_set(m->msg, buf, name_length + 7, value, value_length, PDB_VALUE_STRING);
+}
+
+static void
+process_line(Matcher *m, const gchar *line, gsize length)
+{
+  PdbSyslogLine l;
+  static const gchar empty[] = "";
+
+  pdb_tool_message_reset(m->msg);
+  pdb_syslog_line_parse(line, length, &l);
+  m->pri = l.pri;
+  m->sdata = l.sdata;
+  if (l.parse_error)
+    {
+      /* what 3.38 makes of a line it cannot parse */
+      g_string_assign(m->error_text, "Error processing log message: ");
+      if (l.error_position >= 0)
+        {
+          g_string_append_len(m->error_text, line, MIN((gsize) l.error_position, length));
+          g_string_append(m->error_text, ">@<");
+          g_string_append_len(m->error_text, line + MIN((gsize) l.error_position, length),
+                              length - MIN((gsize) l.error_position, length));
+        }
+      else
+        g_string_append_len(m->error_text, line, length);
+      pdb_tool_message_set(m->msg, "HOST", -1, "", 0, PDB_VALUE_STRING);
+      pdb_tool_message_set(m->msg, "MESSAGE", -1, m->error_text->str, m->error_text->len, PDB_VALUE_STRING);
+      pdb_tool_message_set(m->msg, "PROGRAM", -1, "syslog-ng", -1, PDB_VALUE_STRING);
+      pdb_tool_message_set(m->msg, "PID", -1, m->pid_text, -1, PDB_VALUE_STRING);
+      process(m, "syslog-ng", 9, m->error_text->str, m->error_text->len);
+      return;
+    }
+  set_slice(m->msg, "HOST", l.host);
+  pdb_tool_message_set(m->msg, "MESSAGE", -1, l.message.data ? l.message.data : empty,
+                       l.message.length, PDB_VALUE_STRING);
+  set_slice(m->msg, "PROGRAM", l.program);
+  set_slice(m->msg, "PID", l.pid);
+  set_slice(m->msg, "MSGID", l.msgid);
+  set_slice(m->msg, "LEGACY_MSGHDR", l.legacy_msghdr);
+  if (l.time_quality >= 0)
+    pdb_tool_message_set(m->msg, ".SDATA.timeQuality.isSynced", -1, l.time_quality ? "1" : "0", 1,
+                         PDB_VALUE_STRING);
+  if (l.sequence_id.data)
+    pdb_tool_message_set(m->msg, ".SDATA.meta.sequenceId", -1, l.sequence_id.data,
+                         l.sequence_id.length, PDB_VALUE_STRING);
+  if (l.sdata.data)
+    pdb_syslog_line_foreach_sd_param(l.sdata, m->sd_name, m->sd_value, set_sd_param, m);
+  process(m, l.program.data ? l.program.data : empty, l.program.length,
+          l.message.data ? l.message.data : empty, l.message.length);
+}
+
+/*
+ * Reads @fd to the end and hands every line to process_line(). Lines end
+ * at '\n' or NUL (as pdbtool's reader); a '\r' before the '\n' is dropped.
+ */
+static gboolean
+process_stream(Matcher *m, int fd, const gchar *name)
+{
+  gsize cap = READ_CHUNK, start = 0, end = 0;
+  gchar *buf = g_malloc(cap);
+  gboolean ok = TRUE;
+
+  for (;;)
+    {
+      gssize n;
+
+      if (end == cap)
+        {
+          if (start > 0)
+            {
+              memmove(buf, buf + start, end - start);
+              end -= start;
+              start = 0;
+            }
+          else
+            {
+              cap *= 2;
+              buf = g_realloc(buf, cap);
+            }
+        }
+      n = read(fd, buf + end, cap - end);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          fprintf(stderr, "Error reading input file; filename='%s', error='%s'\n", name, g_strerror(errno));
+          ok = FALSE;
+          break;
+        }
+      if (n == 0)
+        break;
+      gsize scan = end;
+      end += n;
+      for (;;)
+        {
+          const gchar *nl = memchr(buf + scan, '\n', end - scan);
+          const gchar *nul = memchr(buf + scan, '\0', (nl ? (gsize) (nl - buf) : end) - scan);
+          const gchar *stop = nul ? nul : nl;
+          gsize len;
+
+          if (!stop)
+            break;
+          len = stop - (buf + start);
+          if (stop == nl && len > 0 && buf[start + len - 1] == '\r')
+            len--;
+          process_line(m, buf + start, len);
+          pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
+          start = scan = stop - buf + 1;
+        }
+      if (start == end)
+        start = end = 0;
+    }
+  if (ok && end > start)
+    {
+      gsize len = end - start;
+
+      if (buf[start + len - 1] == '\r')
+        len--;
+      process_line(m, buf + start, len);
+    }
+  g_free(buf);
+  return ok;
+}
+
+static const gchar match_description[] =
+  "Without -T, each message is printed as NAME=value lines (in pdbtool's order),\n"
+  "a TAGS= line and an empty line. -f reads syslog lines (RFC 5424 or RFC 3164,\n"
+  "<PRI> optional) and matches PROGRAM and MESSAGE from their header.\n"
+  "\n"
+  "-F accepts these filter functions: " PDB_TOOL_FILTER_FUNCTIONS ".\n"
+  "\n"
+  "Exit status: 0 when the (last) message got a rule id, 1 when it did not\n"
+  "(always 0 with -T or --json), 2 on a usage error or a database that cannot\n"
+  "be loaded.\n";
+
+int
+pdb_cmd_match(int argc, char **argv)
+{
+  MatchOptions opt = { 0 };
+  Matcher m = { 0 };
+  GOptionEntry entries[] =
+  {
+    { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &opt.pdb, "Name of the patterndb file (default " PDB_TOOL_DEFAULT_PDB "); a directory or glob loads every file in it", "<patterndb_file>" },
+    { "program", 'P', 0, G_OPTION_ARG_STRING, &opt.program, "Program name to match as $PROGRAM", "<program>" },
+    { "message", 'M', 0, G_OPTION_ARG_STRING, &opt.message, "Message to match as $MSG", "<message>" },
+    { "debug-pattern", 'D', 0, G_OPTION_ARG_NONE, &opt.debug_pattern, "Print debugging information on pattern matching", NULL },
+    { "debug-csv", 'C', 0, G_OPTION_ARG_NONE, &opt.debug_csv, "Output debugging information in parseable format", NULL },
+    { "color-out", 'c', 0, G_OPTION_ARG_NONE, &opt.color, "Color terminal output", NULL },
+    { "template", 'T', 0, G_OPTION_ARG_STRING, &opt.template_text, "Template string to be used to format the output (\\n, \\t escapes)", "template" },
+    { "file", 'f', 0, G_OPTION_ARG_FILENAME, &opt.file, "Read the messages from the file specified (- for stdin)", "<file>" },
+    { "filter", 'F', 0, G_OPTION_ARG_STRING, &opt.filter_text, "Only print messages matching the specified syslog-ng filter", "expr" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt.json, "Print one JSON object per message: class, rule_id, tags, values (numbers typed)", NULL },
+    { "explain", 0, 0, G_OPTION_ARG_NONE, &opt.explain, "After each message, explain the result: where the closest rule stopped matching and what it expected", NULL },
+    { NULL }
+  };
+  int rc = PDB_TOOL_EXIT_USAGE;
+
+  if (!pdb_tool_parse_options(&argc, &argv, "match", "Match a message against the pattern database",
+                              match_description, entries))
+    goto out;
+  if (argc > 1)
+    {
+      fprintf(stderr, "Error parsing command line arguments: unexpected argument '%s'\n", argv[1]);
+      goto out;
+    }
+  if (!opt.message && !opt.file)
+    {
+      fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
+      goto out;
+    }
+  m.opt = &opt;
+  if (opt.template_text)
+    {
+      gchar *text = pdb_tool_unescape(opt.template_text);
+      GError *error = NULL;
+
+      m.tmpl = pdb_template_compile(text, FALSE, &error);
+      g_free(text);
+      if (!m.tmpl)
+        {
+          fprintf(stderr, "Error compiling template: %s\n", error->message);
+          g_error_free(error);
+          goto out;
+        }
+    }
+  if (opt.filter_text)
+    {
+      GError *error = NULL;
+
+      m.filter = pdb_tool_filter_compile(opt.filter_text, &error);
+      if (!m.filter)
+        {
+          fprintf(stderr, "Error parsing filter expression: %s\n", error->message);
+          g_error_free(error);
+          goto out;
+        }
+    }
+  m.db = pdb_tool_load_database(opt.pdb ? opt.pdb : PDB_TOOL_DEFAULT_PDB, FALSE);
+  if (!m.db)
+    goto out;
+
+  m.msg = pdb_tool_message_new();
+  pdb_tool_message_register_database(m.msg, m.db);
+  pdb_result_init(&m.result);
+  m.out = g_string_sized_new(OUTPUT_FLUSH_BYTES + 4096);
+  m.scratch = g_string_new(NULL);
+  m.scratch2 = g_string_new(NULL);
+  m.error_text = g_string_new(NULL);
+  m.sd_name = g_string_new(NULL);
+  m.sd_value = g_string_new(NULL);
+  g_snprintf(m.pid_text, sizeof(m.pid_text), "%d", (int) getpid());
+  m.pri = 13;
+  m.exit_code = 1;
+
+  rc = 0;
+  if (opt.file)
+    {
+      int fd = strcmp(opt.file, "-") == 0 ? 0 : open(opt.file, O_RDONLY);
+
+      if (fd < 0)
+        {
+          fprintf(stderr, "Error opening input file; filename='%s', error='%s'\n", opt.file, g_strerror(errno));
+          rc = PDB_TOOL_EXIT_USAGE;
+        }
+      else
+        {
+          if (!process_stream(&m, fd, opt.file))
+            rc = PDB_TOOL_EXIT_USAGE;
+          if (fd != 0)
+            close(fd);
+        }
+    }
+  else
+    {
+      const gchar *program = opt.program ? opt.program : "";
+
+      pdb_tool_message_reset(m.msg);
+      pdb_tool_message_set(m.msg, "MESSAGE", -1, opt.message, -1, PDB_VALUE_STRING);
+      if (program[0])
+        pdb_tool_message_set(m.msg, "PROGRAM", -1, program, -1, PDB_VALUE_STRING);
+      process(&m, program, strlen(program), opt.message, strlen(opt.message));
+    }
+  pdb_tool_flush(m.out, stdout, 0);
+  fflush(stdout);
+  if (rc == 0 && !m.tmpl && !opt.json)
+    rc = m.exit_code;
+
+out:
+  if (m.tmpl)
+    pdb_template_free(m.tmpl);
+  pdb_tool_filter_free(m.filter);
+  if (m.msg)
+    {
+      pdb_result_clear(&m.result);
+      pdb_tool_message_free(m.msg);
+    }
+  if (m.db)
+    pdb_database_unref(m.db);
+  if (m.out)
+    {
+      g_string_free(m.out, TRUE);
+      g_string_free(m.scratch, TRUE);
+      g_string_free(m.scratch2, TRUE);
+      g_string_free(m.error_text, TRUE);
+      g_string_free(m.sd_name, TRUE);
+      g_string_free(m.sd_value, TRUE);
+    }
+  g_free(opt.pdb);
+  g_free(opt.program);
+  g_free(opt.message);
+  g_free(opt.file);
+  g_free(opt.template_text);
+  g_free(opt.filter_text);
+  return rc;
+}

@@ -1,0 +1,583 @@
+/*
+ * filter.c: a recursive-descent parser and evaluator for the filter subset
+ * described in filter.h.
+ *
+ * Invariant: a compiled filter is a tree that owns its strings and compiled
+ * regexes; evaluation never allocates (match data is kept per node) and
+ * never changes the message.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "tool/filter.h"
+
+#include <pcre2.h>
+#include <string.h>
+
+typedef enum
+{
+  NODE_AND,
+  NODE_OR,
+  NODE_NOT,
+  NODE_TAGS,
+  NODE_MATCH,
+} NodeKind;
+
+typedef enum
+{
+  MATCH_PCRE,
+  MATCH_STRING,
+  MATCH_GLOB,
+} MatchType;
+
+typedef struct _Node Node;
+struct _Node
+{
+  NodeKind kind;
+  Node *left, *right;       /* AND/OR: both; NOT: left */
+  GPtrArray *tags;          /* TAGS */
+  gchar *value_name;        /* MATCH: NULL = $MSGHDR$MESSAGE */
+  gchar *pattern;
+  MatchType type;
+  gboolean ignore_case;
+  pcre2_code *code;
+  pcre2_match_data *match_data;
+  GPatternSpec *glob;
+};
+
+struct _PdbToolFilter
+{
+  Node *root;
+};
+
+typedef struct
+{
+  const gchar *text;
+  gsize pos;
+  GError **error;
+} Parser;
+
+static void
+node_free(Node *n)
+{
+  if (!n)
+    return;
+  node_free(n->left);
+  node_free(n->right);
+  if (n->tags)
+    g_ptr_array_free(n->tags, TRUE);
+  g_free(n->value_name);
+  g_free(n->pattern);
+  if (n->match_data)
+    pcre2_match_data_free(n->match_data);
+  if (n->code)
+    pcre2_code_free(n->code);
+  if (n->glob)
+    g_pattern_spec_free(n->glob);
+  g_free(n);
+}
+
+static gboolean
+parse_error(Parser *p, const gchar *what)
+{
+  if (p->error && !*p->error)
+    g_set_error(p->error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                "filter expression, column %zu: %s (supported: %s)", p->pos + 1, what,
+                PDB_TOOL_FILTER_FUNCTIONS);
+  return FALSE;
+}
+
+static void
+skip_blanks(Parser *p)
+{
+  while (p->text[p->pos] == ' ' || p->text[p->pos] == '\t' || p->text[p->pos] == '\n')
+    p->pos++;
+}
+
+static gboolean
+is_ident_char(gchar c)
+{
+  return g_ascii_isalnum(c) || c == '_' || c == '-' || c == '.';
+}
+
+/* An identifier; returns a copy or NULL. */
+static gchar *
+parse_ident(Parser *p)
+{
+  gsize start;
+
+  skip_blanks(p);
+  start = p->pos;
+  while (is_ident_char(p->text[p->pos]))
+    p->pos++;
+  return p->pos > start ? g_strndup(p->text + start, p->pos - start) : NULL;
+}
+
+static gboolean
+peek_char(Parser *p, gchar c)
+{
+  skip_blanks(p);
+  return p->text[p->pos] == c;
+}
+
+static gboolean
+expect_char(Parser *p, gchar c)
+{
+  gchar msg[32];
+
+  if (peek_char(p, c))
+    {
+      p->pos++;
+      return TRUE;
+    }
+  g_snprintf(msg, sizeof(msg), "expected '%c'", c);
+  return parse_error(p, msg);
+}
+
+/* "..." or '...' with \" \\ escapes inside double quotes; bare words too. */
+static gchar *
+parse_string(Parser *p)
+{
+  gchar quote;
+  GString *s;
+
+  skip_blanks(p);
+  quote = p->text[p->pos];
+  if (quote != '"' && quote != '\'')
+    {
+      gchar *word = parse_ident(p);
+
+      if (!word)
+        parse_error(p, "expected a string");
+      return word;
+    }
+  p->pos++;
+  s = g_string_new(NULL);
+  while (p->text[p->pos] && p->text[p->pos] != quote)
+    {
+      gchar c = p->text[p->pos++];
+
+      if (c == '\\' && quote == '"' && p->text[p->pos])
+        {
+          c = p->text[p->pos++];
+          switch (c)
+            {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case '"': case '\\': break;
+            default:
+              /* keep regex escapes such as \d intact */
+              g_string_append_c(s, '\\');
+              break;
+            }
+        }
+      g_string_append_c(s, c);
+    }
+  if (!p->text[p->pos])
+    {
+      g_string_free(s, TRUE);
+      parse_error(p, "unterminated string");
+      return NULL;
+    }
+  p->pos++;
+  return g_string_free(s, FALSE);
+}
+
+static gboolean
+compile_match(Parser *p, Node *n)
+{
+  if (n->type == MATCH_PCRE)
+    {
+      int errcode;
+      PCRE2_SIZE erroff;
+
+      n->code = pcre2_compile((PCRE2_SPTR) n->pattern, PCRE2_ZERO_TERMINATED,
+                              n->ignore_case ? PCRE2_CASELESS : 0, &errcode, &erroff, NULL);
+      if (!n->code)
+        {
+          PCRE2_UCHAR buf[256];
+          gchar *msg;
+
+          pcre2_get_error_message(errcode, buf, sizeof(buf));
+          msg = g_strdup_printf("regular expression '%s' does not compile at offset %zu: %s",
+                                n->pattern, (gsize) erroff, (const gchar *) buf);
+          parse_error(p, msg);
+          g_free(msg);
+          return FALSE;
+        }
+      n->match_data = pcre2_match_data_create_from_pattern(n->code, NULL);
+    }
+  else if (n->type == MATCH_GLOB)
+    n->glob = g_pattern_spec_new(n->pattern);
+  return TRUE;
+}
+
+/* The options of match()/program()/...: value(), type(), flags(). */
+static gboolean
+parse_match_options(Parser *p, Node *n, gboolean allow_value)
+{
+  while (!peek_char(p, ')'))
+    {
+      gsize at = p->pos;
+      gchar *opt = parse_ident(p);
+      gboolean ok = TRUE;
+
+      if (!opt)
+        return parse_error(p, "expected value(), type(), flags() or ')'");
+      if (!expect_char(p, '('))
+        {
+          g_free(opt);
+          return FALSE;
+        }
+      if (strcmp(opt, "value") == 0 && allow_value)
+        {
+          g_free(n->value_name);
+          n->value_name = parse_string(p);
+          ok = n->value_name != NULL;
+          if (ok && n->value_name[0] == '$')
+            {
+              /* value("$NAME") is accepted by syslog-ng too */
+              gchar *bare = g_strdup(n->value_name + 1);
+
+              g_free(n->value_name);
+              n->value_name = bare;
+            }
+        }
+      else if (strcmp(opt, "type") == 0)
+        {
+          gchar *t = parse_string(p);
+
+          ok = t != NULL;
+          if (ok && strcmp(t, "pcre") == 0)
+            n->type = MATCH_PCRE;
+          else if (ok && strcmp(t, "string") == 0)
+            n->type = MATCH_STRING;
+          else if (ok && strcmp(t, "glob") == 0)
+            n->type = MATCH_GLOB;
+          else if (ok)
+            {
+              p->pos = at;
+              ok = parse_error(p, "type() must be pcre, string or glob");
+            }
+          g_free(t);
+        }
+      else if (strcmp(opt, "flags") == 0)
+        {
+          while (ok && !peek_char(p, ')'))
+            {
+              gchar *f = parse_string(p);
+
+              ok = f != NULL;
+              if (ok && (strcmp(f, "ignore-case") == 0 || strcmp(f, "ignore_case") == 0))
+                n->ignore_case = TRUE;
+              else if (ok && strcmp(f, "store-matches") != 0 && strcmp(f, "store_matches") != 0
+                       && strcmp(f, "utf8") != 0 && strcmp(f, "substring") != 0
+                       && strcmp(f, "prefix") != 0)
+                {
+                  p->pos = at;
+                  ok = parse_error(p, "unsupported flag");
+                }
+              g_free(f);
+            }
+        }
+      else
+        {
+          p->pos = at;
+          ok = parse_error(p, "unsupported option");
+        }
+      g_free(opt);
+      if (!ok || !expect_char(p, ')'))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static Node *parse_or(Parser *p);
+
+static Node *
+parse_primary(Parser *p)
+{
+  gsize at;
+  gchar *fn;
+  Node *n;
+
+  if (peek_char(p, '('))
+    {
+      p->pos++;
+      n = parse_or(p);
+      if (n && !expect_char(p, ')'))
+        {
+          node_free(n);
+          return NULL;
+        }
+      return n;
+    }
+  skip_blanks(p);
+  at = p->pos;
+  fn = parse_ident(p);
+  if (!fn)
+    {
+      parse_error(p, p->text[p->pos] ? "expected a filter function" : "unexpected end of expression");
+      return NULL;
+    }
+  if (!expect_char(p, '('))
+    {
+      g_free(fn);
+      return NULL;
+    }
+  n = g_new0(Node, 1);
+  if (strcmp(fn, "tags") == 0)
+    {
+      n->kind = NODE_TAGS;
+      n->tags = g_ptr_array_new_with_free_func(g_free);
+      while (!peek_char(p, ')'))
+        {
+          gchar *t = parse_string(p);
+
+          if (!t)
+            goto fail;
+          g_ptr_array_add(n->tags, t);
+          if (peek_char(p, ','))
+            p->pos++;
+        }
+      p->pos++;
+    }
+  else if (strcmp(fn, "match") == 0 || strcmp(fn, "program") == 0
+           || strcmp(fn, "host") == 0 || strcmp(fn, "message") == 0)
+    {
+      n->kind = NODE_MATCH;
+      n->pattern = parse_string(p);
+      if (!n->pattern)
+        goto fail;
+      if (strcmp(fn, "program") == 0)
+        n->value_name = g_strdup("PROGRAM");
+      else if (strcmp(fn, "host") == 0)
+        n->value_name = g_strdup("HOST");
+      else if (strcmp(fn, "message") == 0)
+        n->value_name = g_strdup("MESSAGE");
+      if (!parse_match_options(p, n, strcmp(fn, "match") == 0) || !compile_match(p, n))
+        goto fail;
+      p->pos++;
+    }
+  else
+    {
+      p->pos = at;
+      parse_error(p, "unsupported filter function");
+      goto fail;
+    }
+  g_free(fn);
+  return n;
+fail:
+  g_free(fn);
+  node_free(n);
+  return NULL;
+}
+
+static gboolean
+accept_keyword(Parser *p, const gchar *kw)
+{
+  gsize len = strlen(kw);
+
+  skip_blanks(p);
+  if (strncmp(p->text + p->pos, kw, len) == 0 && !is_ident_char(p->text[p->pos + len])
+      && p->text[p->pos + len] != '(')
+    {
+      p->pos += len;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static Node *
+parse_not(Parser *p)
+{
+  if (accept_keyword(p, "not"))
+    {
+      Node *inner = parse_not(p);
+      Node *n;
+
+      if (!inner)
+        return NULL;
+      n = g_new0(Node, 1);
+      n->kind = NODE_NOT;
+      n->left = inner;
+      return n;
+    }
+  return parse_primary(p);
+}
+
+static Node *
+parse_binary(Parser *p, const gchar *kw, NodeKind kind, Node *(*sub)(Parser *))
+{
+  Node *left = sub(p);
+
+  while (left && accept_keyword(p, kw))
+    {
+      Node *right = sub(p);
+      Node *n;
+
+      if (!right)
+        {
+          node_free(left);
+          return NULL;
+        }
+      n = g_new0(Node, 1);
+      n->kind = kind;
+      n->left = left;
+      n->right = right;
+      left = n;
+    }
+  return left;
+}
+
+static Node *
+parse_and(Parser *p)
+{
+  return parse_binary(p, "and", NODE_AND, parse_not);
+}
+
+static Node *
+parse_or(Parser *p)
+{
+  return parse_binary(p, "or", NODE_OR, parse_and);
+}
+
+PdbToolFilter *
+pdb_tool_filter_compile(const gchar *expression, GError **error)
+{
+  Parser p = { expression, 0, error };
+  Node *root = parse_or(&p);
+  PdbToolFilter *f;
+
+  if (!root)
+    return NULL;
+  skip_blanks(&p);
+  if (p.text[p.pos] == ';')
+    p.pos++;
+  skip_blanks(&p);
+  if (p.text[p.pos])
+    {
+      node_free(root);
+      parse_error(&p, "unexpected text after the expression");
+      return NULL;
+    }
+  f = g_new0(PdbToolFilter, 1);
+  f->root = root;
+  return f;
+}
+
+void
+pdb_tool_filter_free(PdbToolFilter *filter)
+{
+  if (!filter)
+    return;
+  node_free(filter->root);
+  g_free(filter);
+}
+
+void
+pdb_tool_append_msghdr(PdbToolMessage *msg, GString *out)
+{
+  gssize len;
+  const gchar *v = pdb_tool_message_get(msg, "LEGACY_MSGHDR", &len);
+
+  if (v)
+    {
+      g_string_append_len(out, v, len);
+      return;
+    }
+  v = pdb_tool_message_get(msg, "PROGRAM", &len);
+  if (!v || !len)
+    return;
+  g_string_append_len(out, v, len);
+  v = pdb_tool_message_get(msg, "PID", &len);
+  if (v && len)
+    {
+      g_string_append_c(out, '[');
+      g_string_append_len(out, v, len);
+      g_string_append_c(out, ']');
+    }
+  g_string_append(out, ": ");
+}
+
+static gboolean
+eval_match(const Node *n, PdbToolMessage *msg, GString *scratch)
+{
+  const gchar *subject;
+  gssize len = 0;
+
+  if (n->value_name)
+    {
+      subject = pdb_tool_message_get(msg, n->value_name, &len);
+      if (!subject)
+        {
+          subject = "";
+          len = 0;
+        }
+    }
+  else
+    {
+      const gchar *m;
+      gssize mlen;
+
+      g_string_truncate(scratch, 0);
+      pdb_tool_append_msghdr(msg, scratch);
+      m = pdb_tool_message_get(msg, "MESSAGE", &mlen);
+      if (m)
+        g_string_append_len(scratch, m, mlen);
+      subject = scratch->str;
+      len = scratch->len;
+    }
+  switch (n->type)
+    {
+    case MATCH_PCRE:
+      return pcre2_match(n->code, (PCRE2_SPTR) subject, len, 0, 0, n->match_data, NULL) >= 0;
+    case MATCH_STRING:
+      if (n->ignore_case)
+        {
+          gchar *a = g_ascii_strdown(subject, len), *b = g_ascii_strdown(n->pattern, -1);
+          gboolean r = strstr(a, b) != NULL;
+
+          g_free(a);
+          g_free(b);
+          return r;
+        }
+      return g_strstr_len(subject, len, n->pattern) != NULL;
+    case MATCH_GLOB:
+      {
+        gchar *copy = g_strndup(subject, len);
+        gboolean r = g_pattern_spec_match_string(n->glob, copy);
+
+        g_free(copy);
+        return r;
+      }
+    }
+  return FALSE;
+}
+
+static gboolean
+eval(const Node *n, PdbToolMessage *msg, GString *scratch)
+{
+  switch (n->kind)
+    {
+    case NODE_AND:
+      return eval(n->left, msg, scratch) && eval(n->right, msg, scratch);
+    case NODE_OR:
+      return eval(n->left, msg, scratch) || eval(n->right, msg, scratch);
+    case NODE_NOT:
+      return !eval(n->left, msg, scratch);
+    case NODE_TAGS:
+      for (guint i = 0; i < n->tags->len; i++)
+        if (pdb_tool_message_has_tag(msg, g_ptr_array_index(n->tags, i)))
+          return TRUE;
+      return FALSE;
+    case NODE_MATCH:
+      return eval_match(n, msg, scratch);
+    }
+  return FALSE;
+}
+
+gboolean
+pdb_tool_filter_eval(const PdbToolFilter *filter, PdbToolMessage *msg, GString *scratch)
+{
+  return eval(filter->root, msg, scratch);
+}

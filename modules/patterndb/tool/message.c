@@ -1,0 +1,547 @@
+/*
+ * message.c: the tool's reusable name-value store (see message.h).
+ *
+ * Invariant: a name's handle never changes once given, handles grow in the
+ * order names are first met, and values[h].stamp == msg->stamp exactly
+ * when name h is set in the current message (same for tags). Resetting a
+ * message is one counter increment plus truncating two small arrays.
+ */
+#include "tool/message.h"
+#include "tool/json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  GString *value;
+  PdbValueType type;
+  guint32 stamp;
+} Slot;
+
+struct _PdbToolMessage
+{
+  GHashTable *handles;   /* name -> handle + 1; keys are the strings in `names` */
+  GPtrArray *names;      /* handle -> name (owned) */
+  GArray *slots;         /* handle -> Slot */
+  GArray *set_handles;   /* handles set in this message, in any order */
+  GHashTable *tag_ids;   /* tag -> id + 1 */
+  GPtrArray *tag_names;  /* id -> tag (owned) */
+  GArray *tag_stamps;    /* id -> guint32 */
+  GArray *set_tags;      /* ids set in this message (may hold cleared ones) */
+  guint32 stamp;
+};
+
+/* 3.38's built-in value handles, in their numbering order. */
+static const gchar *const builtin_names[] =
+{
+  "HOST", "HOST_FROM", "MESSAGE", "PROGRAM", "PID", "MSGID", "SOURCE", "LEGACY_MSGHDR",
+  ".classifier.class", ".classifier.rule_id", ".classifier.context_id",
+};
+
+static guint
+lookup_handle(PdbToolMessage *msg, const gchar *name, gssize length, gboolean create)
+{
+  gchar stack[128];
+  const gchar *key = name;
+  gchar *heap = NULL;
+  gpointer found;
+
+  if (length >= 0)
+    {
+      if ((gsize) length < sizeof(stack))
+        {
+          memcpy(stack, name, length);
+          stack[length] = '\0';
+          key = stack;
+        }
+      else
+        key = heap = g_strndup(name, length);
+    }
+  found = g_hash_table_lookup(msg->handles, key);
+  if (found || !create)
+    {
+      g_free(heap);
+      return GPOINTER_TO_UINT(found);
+    }
+
+  gchar *owned = heap ? heap : g_strdup(key);
+  Slot slot = { g_string_sized_new(16), PDB_VALUE_STRING, 0 };
+
+  g_ptr_array_add(msg->names, owned);
+  g_array_append_val(msg->slots, slot);
+  g_hash_table_insert(msg->handles, owned, GUINT_TO_POINTER(msg->names->len));
+  return msg->names->len;
+}
+
+static guint
+lookup_tag(PdbToolMessage *msg, const gchar *tag, gboolean create)
+{
+  gpointer found = g_hash_table_lookup(msg->tag_ids, tag);
+  guint32 zero = 0;
+
+  if (found || !create)
+    return GPOINTER_TO_UINT(found);
+  gchar *owned = g_strdup(tag);
+  g_ptr_array_add(msg->tag_names, owned);
+  g_array_append_val(msg->tag_stamps, zero);
+  g_hash_table_insert(msg->tag_ids, owned, GUINT_TO_POINTER(msg->tag_names->len));
+  return msg->tag_names->len;
+}
+
+PdbToolMessage *
+pdb_tool_message_new(void)
+{
+  PdbToolMessage *msg = g_new0(PdbToolMessage, 1);
+
+  msg->handles = g_hash_table_new(g_str_hash, g_str_equal);
+  msg->names = g_ptr_array_new_with_free_func(g_free);
+  msg->slots = g_array_new(FALSE, FALSE, sizeof(Slot));
+  msg->set_handles = g_array_new(FALSE, FALSE, sizeof(guint));
+  msg->tag_ids = g_hash_table_new(g_str_hash, g_str_equal);
+  msg->tag_names = g_ptr_array_new_with_free_func(g_free);
+  msg->tag_stamps = g_array_new(FALSE, FALSE, sizeof(guint32));
+  msg->set_tags = g_array_new(FALSE, FALSE, sizeof(guint));
+  msg->stamp = 1;
+  for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
+    lookup_handle(msg, builtin_names[i], -1, TRUE);
+  /* registered by 3.38's classifier before any database is read */
+  lookup_tag(msg, ".classifier.unknown", TRUE);
+  return msg;
+}
+
+void
+pdb_tool_message_free(PdbToolMessage *msg)
+{
+  if (!msg)
+    return;
+  for (guint i = 0; i < msg->slots->len; i++)
+    g_string_free(g_array_index(msg->slots, Slot, i).value, TRUE);
+  g_hash_table_destroy(msg->handles);
+  g_ptr_array_free(msg->names, TRUE);
+  g_array_free(msg->slots, TRUE);
+  g_array_free(msg->set_handles, TRUE);
+  g_hash_table_destroy(msg->tag_ids);
+  g_ptr_array_free(msg->tag_names, TRUE);
+  g_array_free(msg->tag_stamps, TRUE);
+  g_array_free(msg->set_tags, TRUE);
+  g_free(msg);
+}
+
+void
+pdb_tool_message_reset(PdbToolMessage *msg)
+{
+  msg->stamp++;
+  if (msg->stamp == 0)
+    {
+      /* wrapped after 4 billion messages: clear the stamps once */
+      for (guint i = 0; i < msg->slots->len; i++)
+        g_array_index(msg->slots, Slot, i).stamp = 0;
+      for (guint i = 0; i < msg->tag_stamps->len; i++)
+        g_array_index(msg->tag_stamps, guint32, i) = 0;
+      msg->stamp = 1;
+    }
+  g_array_set_size(msg->set_handles, 0);
+  g_array_set_size(msg->set_tags, 0);
+}
+
+void
+pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssize length)
+{
+  lookup_handle(msg, name, length, TRUE);
+}
+
+void
+pdb_tool_message_register_tag(PdbToolMessage *msg, const gchar *tag)
+{
+  lookup_tag(msg, tag, TRUE);
+}
+
+/* The capture names of a pattern, in order: @TYPE:name[:param]@, "@@" is a literal. */
+static void
+register_pattern_captures(PdbToolMessage *msg, const gchar *pattern)
+{
+  const gchar *p = pattern;
+
+  while ((p = strchr(p, '@')))
+    {
+      const gchar *end;
+
+      if (p[1] == '@')
+        {
+          p += 2;
+          continue;
+        }
+      end = strchr(p + 1, '@');
+      if (!end)
+        return;
+      const gchar *colon = memchr(p + 1, ':', end - p - 1);
+      if (colon)
+        {
+          const gchar *name = colon + 1;
+          const gchar *name_end = memchr(name, ':', end - name);
+
+          if (!name_end)
+            name_end = end;
+          if (name_end > name)
+            lookup_handle(msg, name, name_end - name, TRUE);
+        }
+      p = end + 1;
+    }
+}
+
+/* The names a template refers to ($name, ${name}), as compiling it does. */
+static void
+register_template_names(PdbToolMessage *msg, const gchar *text)
+{
+  const gchar *p = text;
+
+  while (p && (p = strchr(p, '$')))
+    {
+      p++;
+      if (*p == '{')
+        {
+          const gchar *end = strchr(p + 1, '}');
+          const gchar *stop;
+
+          if (!end)
+            return;
+          stop = g_strstr_len(p + 1, end - p - 1, ":-");
+          lookup_handle(msg, p + 1, (stop ? stop : end) - p - 1, TRUE);
+          p = end + 1;
+        }
+      else
+        {
+          const gchar *start = p;
+
+          while (g_ascii_isalnum(*p) || *p == '_')
+            p++;
+          if (p > start)
+            lookup_handle(msg, start, p - start, TRUE);
+        }
+    }
+}
+
+static void
+register_synthetic(PdbToolMessage *msg, const PdbSyntheticMessage *sm)
+{
+  for (guint i = 0; sm->tags && i < sm->tags->len; i++)
+    lookup_tag(msg, g_ptr_array_index(sm->tags, i), TRUE);
+  for (guint i = 0; sm->values && i < sm->values->len; i++)
+    register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(sm->values, i))->template_text);
+}
+
+void
+pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
+{
+  const GPtrArray *rules = pdb_database_get_rules(db);
+  const GPtrArray *rulesets = pdb_database_get_rulesets(db);
+
+  /* Tags: the class tag when <rule> opens, then <tag>s as they are read. */
+  for (guint i = 0; rules && i < rules->len; i++)
+    {
+      const PdbRule *rule = g_ptr_array_index(rules, i);
+
+      if (rule->class_tag)
+        lookup_tag(msg, rule->class_tag, TRUE);
+      for (guint t = 0; rule->tags && t < rule->tags->len; t++)
+        lookup_tag(msg, g_ptr_array_index(rule->tags, t), TRUE);
+      for (guint a = 0; rule->actions && a < rule->actions->len; a++)
+        {
+          const PdbAction *action = g_ptr_array_index(rule->actions, a);
+
+          if (action->has_message)
+            register_synthetic(msg, &action->message);
+        }
+    }
+  /* Names: <value> templates are compiled while a ruleset is read, its
+   * patterns go into the tree (naming their captures) when it closes, and
+   * the program patterns when the file ends. */
+  for (guint r = 0; rulesets && r < rulesets->len; r++)
+    {
+      const PdbRuleset *rs = g_ptr_array_index(rulesets, r);
+
+      for (guint i = 0; rs->rules && i < rs->rules->len; i++)
+        {
+          const PdbRule *rule = g_ptr_array_index(rs->rules, i);
+
+          for (guint v = 0; rule->values && v < rule->values->len; v++)
+            register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(rule->values, v))->template_text);
+          if (rule->context_id)
+            register_template_names(msg, rule->context_id);
+        }
+      for (guint i = 0; rs->rules && i < rs->rules->len; i++)
+        {
+          const PdbRule *rule = g_ptr_array_index(rs->rules, i);
+
+          for (guint p = 0; rule->patterns && p < rule->patterns->len; p++)
+            register_pattern_captures(msg, g_ptr_array_index(rule->patterns, p));
+        }
+    }
+  for (guint r = 0; rulesets && r < rulesets->len; r++)
+    {
+      const PdbRuleset *rs = g_ptr_array_index(rulesets, r);
+
+      for (guint p = 0; rs->program_patterns && p < rs->program_patterns->len; p++)
+        register_pattern_captures(msg, g_ptr_array_index(rs->program_patterns, p));
+    }
+}
+
+void
+pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
+                     const gchar *value, gssize length, PdbValueType type)
+{
+  guint h = lookup_handle(msg, name, name_length, TRUE);
+  Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
+
+  if (length < 0)
+    length = value ? strlen(value) : 0;
+  if (slot->stamp != msg->stamp)
+    {
+      slot->stamp = msg->stamp;
+      g_array_append_val(msg->set_handles, h);
+    }
+  g_string_truncate(slot->value, 0);
+  if (length)
+    g_string_append_len(slot->value, value, length);
+  slot->type = type;
+}
+
+static Slot *
+find_set_slot(PdbToolMessage *msg, const gchar *name)
+{
+  guint h = lookup_handle(msg, name, -1, FALSE);
+  Slot *slot;
+
+  if (!h)
+    return NULL;
+  slot = &g_array_index(msg->slots, Slot, h - 1);
+  return slot->stamp == msg->stamp ? slot : NULL;
+}
+
+const gchar *
+pdb_tool_message_get(PdbToolMessage *msg, const gchar *name, gssize *length)
+{
+  Slot *slot = find_set_slot(msg, name);
+
+  if (!slot)
+    return NULL;
+  if (length)
+    *length = slot->value->len;
+  return slot->value->str;
+}
+
+gboolean
+pdb_tool_message_get_type(PdbToolMessage *msg, const gchar *name, PdbValueType *type)
+{
+  Slot *slot = find_set_slot(msg, name);
+
+  if (!slot)
+    return FALSE;
+  *type = slot->type;
+  return TRUE;
+}
+
+void
+pdb_tool_message_set_tag(PdbToolMessage *msg, const gchar *tag)
+{
+  guint id = lookup_tag(msg, tag, TRUE);
+  guint32 *stamp = &g_array_index(msg->tag_stamps, guint32, id - 1);
+
+  if (*stamp != msg->stamp)
+    {
+      *stamp = msg->stamp;
+      g_array_append_val(msg->set_tags, id);
+    }
+}
+
+void
+pdb_tool_message_clear_tag(PdbToolMessage *msg, const gchar *tag)
+{
+  guint id = lookup_tag(msg, tag, FALSE);
+
+  if (!id)
+    return;
+  g_array_index(msg->tag_stamps, guint32, id - 1) = 0;
+  for (guint i = 0; i < msg->set_tags->len; i++)
+    if (g_array_index(msg->set_tags, guint, i) == id)
+      {
+        g_array_remove_index(msg->set_tags, i);
+        break;
+      }
+}
+
+gboolean
+pdb_tool_message_has_tag(PdbToolMessage *msg, const gchar *tag)
+{
+  guint id = lookup_tag(msg, tag, FALSE);
+
+  return id && g_array_index(msg->tag_stamps, guint32, id - 1) == msg->stamp;
+}
+
+static const gchar *
+ops_get(gpointer msg, const gchar *name, gssize *length)
+{
+  return pdb_tool_message_get(msg, name, length);
+}
+
+static void
+ops_set(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type)
+{
+  pdb_tool_message_set(msg, name, -1, value, length, type);
+}
+
+static void
+ops_set_tag(gpointer msg, const gchar *tag)
+{
+  pdb_tool_message_set_tag(msg, tag);
+}
+
+static void
+ops_clear_tag(gpointer msg, const gchar *tag)
+{
+  pdb_tool_message_clear_tag(msg, tag);
+}
+
+const PdbMessageOps pdb_tool_message_ops =
+{
+  .get = ops_get,
+  .set = ops_set,
+  .set_tag = ops_set_tag,
+  .clear_tag = ops_clear_tag,
+};
+
+static int
+compare_uint(const void *a, const void *b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+sort_set(PdbToolMessage *msg)
+{
+  qsort(msg->set_handles->data, msg->set_handles->len, sizeof(guint), compare_uint);
+  qsort(msg->set_tags->data, msg->set_tags->len, sizeof(guint), compare_uint);
+}
+
+void
+pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out)
+{
+  gboolean first = TRUE;
+
+  sort_set(msg);
+  for (guint i = 0; i < msg->set_tags->len; i++)
+    {
+      guint id = g_array_index(msg->set_tags, guint, i);
+
+      if (!first)
+        g_string_append_c(out, ',');
+      g_string_append(out, g_ptr_array_index(msg->tag_names, id - 1));
+      first = FALSE;
+    }
+}
+
+void
+pdb_tool_message_format_values(PdbToolMessage *msg, GString *out)
+{
+  sort_set(msg);
+  for (guint i = 0; i < msg->set_handles->len; i++)
+    {
+      guint h = g_array_index(msg->set_handles, guint, i);
+      const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
+
+      g_string_append(out, g_ptr_array_index(msg->names, h - 1));
+      g_string_append_c(out, '=');
+      g_string_append_len(out, slot->value->str, slot->value->len);
+      g_string_append_c(out, '\n');
+    }
+  g_string_append(out, "TAGS=");
+  pdb_tool_message_format_tags(msg, out);
+  g_string_append_c(out, '\n');
+}
+
+/* A JSON number must look like one: strtoll/strtod accept more. */
+static gboolean
+is_json_number(const gchar *s, gsize len, gboolean integer)
+{
+  gsize i = 0;
+
+  if (i < len && s[i] == '-')
+    i++;
+  if (i >= len || !g_ascii_isdigit(s[i]))
+    return FALSE;
+  if (s[i] == '0' && i + 1 < len && g_ascii_isdigit(s[i + 1]))
+    return FALSE;
+  while (i < len && g_ascii_isdigit(s[i]))
+    i++;
+  if (integer)
+    return i == len;
+  if (i < len && s[i] == '.')
+    {
+      i++;
+      if (i >= len || !g_ascii_isdigit(s[i]))
+        return FALSE;
+      while (i < len && g_ascii_isdigit(s[i]))
+        i++;
+    }
+  if (i < len && (s[i] == 'e' || s[i] == 'E'))
+    {
+      i++;
+      if (i < len && (s[i] == '+' || s[i] == '-'))
+        i++;
+      if (i >= len || !g_ascii_isdigit(s[i]))
+        return FALSE;
+      while (i < len && g_ascii_isdigit(s[i]))
+        i++;
+    }
+  return i == len;
+}
+
+void
+pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
+{
+  gssize len;
+  const gchar *v;
+  gboolean first = TRUE;
+
+  sort_set(msg);
+  g_string_append(out, "{\"class\":");
+  v = pdb_tool_message_get(msg, ".classifier.class", &len);
+  if (v)
+    pdb_json_append_string(out, v, len);
+  else
+    g_string_append(out, "null");
+  g_string_append(out, ",\"rule_id\":");
+  v = pdb_tool_message_get(msg, ".classifier.rule_id", &len);
+  if (v)
+    pdb_json_append_string(out, v, len);
+  else
+    g_string_append(out, "null");
+  g_string_append(out, ",\"tags\":[");
+  for (guint i = 0; i < msg->set_tags->len; i++)
+    {
+      if (i)
+        g_string_append_c(out, ',');
+      pdb_json_append_string(out, g_ptr_array_index(msg->tag_names, g_array_index(msg->set_tags, guint, i) - 1), -1);
+    }
+  g_string_append(out, "],\"values\":{");
+  for (guint i = 0; i < msg->set_handles->len; i++)
+    {
+      guint h = g_array_index(msg->set_handles, guint, i);
+      const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
+
+      if (!first)
+        g_string_append_c(out, ',');
+      first = FALSE;
+      pdb_json_append_string(out, g_ptr_array_index(msg->names, h - 1), -1);
+      g_string_append_c(out, ':');
+      if ((slot->type == PDB_VALUE_INT64 && is_json_number(slot->value->str, slot->value->len, TRUE))
+          || (slot->type == PDB_VALUE_DOUBLE && is_json_number(slot->value->str, slot->value->len, FALSE)))
+        g_string_append_len(out, slot->value->str, slot->value->len);
+      else
+        pdb_json_append_string(out, slot->value->str, slot->value->len);
+    }
+  g_string_append(out, "}}");
+}

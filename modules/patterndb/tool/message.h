@@ -1,0 +1,61 @@
+/*
+ * message.h: the log message of the command-line tool, a name-value store
+ * with tags, reused from one message to the next.
+ *
+ * pdbtool prints a message's values in the order syslog-ng numbers value
+ * names (its "handles"): the built-in names first (HOST, MESSAGE, PROGRAM,
+ * PID, MSGID, LEGACY_MSGHDR ...), then the classifier names, then every
+ * name in the order the process first met it: the names a database
+ * mentions while it loads, then names set while messages are processed.
+ * Tags are printed in the order their names were first met. This store
+ * keeps the same numbering, so `patterndb match` prints the same lines in
+ * the same order.
+ *
+ * After the first few messages nothing is allocated any more: values live
+ * in per-name buffers that are overwritten, and a message generation
+ * counter says which of them belong to the current message.
+ */
+#ifndef PDB_TOOL_MESSAGE_H
+#define PDB_TOOL_MESSAGE_H
+
+#include "db/database.h"
+
+#include <stdio.h>
+
+G_BEGIN_DECLS
+
+typedef struct _PdbToolMessage PdbToolMessage;
+
+PdbToolMessage *pdb_tool_message_new(void);
+void pdb_tool_message_free(PdbToolMessage *msg);
+
+/* Forgets every value and tag of the current message (keeps the numbering). */
+void pdb_tool_message_reset(PdbToolMessage *msg);
+
+/* Numbers the names and tags @db mentions, in the order 3.38's loader meets them. */
+void pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db);
+void pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssize length);
+void pdb_tool_message_register_tag(PdbToolMessage *msg, const gchar *tag);
+
+void pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
+                          const gchar *value, gssize length, PdbValueType type);
+/* NULL when unset; *length is set. */
+const gchar *pdb_tool_message_get(PdbToolMessage *msg, const gchar *name, gssize *length);
+gboolean pdb_tool_message_get_type(PdbToolMessage *msg, const gchar *name, PdbValueType *type);
+void pdb_tool_message_set_tag(PdbToolMessage *msg, const gchar *tag);
+void pdb_tool_message_clear_tag(PdbToolMessage *msg, const gchar *tag);
+gboolean pdb_tool_message_has_tag(PdbToolMessage *msg, const gchar *tag);
+
+/* The adapter handed to pdb_result_apply(). */
+extern const PdbMessageOps pdb_tool_message_ops;
+
+/* "NAME=value" lines in pdbtool's order, then "TAGS=a,b" (no blank line). */
+void pdb_tool_message_format_values(PdbToolMessage *msg, GString *out);
+/* Comma-separated tags in pdbtool's order. */
+void pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out);
+/* One JSON object: class, rule_id, tags, values (numbers typed). No newline. */
+void pdb_tool_message_format_json(PdbToolMessage *msg, GString *out);
+
+G_END_DECLS
+
+#endif

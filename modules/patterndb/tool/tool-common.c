@@ -1,0 +1,118 @@
+/*
+ * tool-common.c: option parsing, database loading and output helpers
+ * shared by the subcommands (see tool-common.h).
+ *
+ * Every error message goes to stderr in pdbtool's wording, so scripts that
+ * grep for it keep working; only the exit codes differ (non-zero).
+ */
+#include "tool/tool-common.h"
+
+#include <string.h>
+
+static gboolean ignored_flag;
+static gchar *ignored_string;
+
+static GOptionEntry global_entries[] =
+{
+  { "debug", 'd', 0, G_OPTION_ARG_NONE, &ignored_flag, "Enable debug/diagnostic messages on stderr (accepted for pdbtool compatibility)", NULL },
+  { "verbose", 'v', 0, G_OPTION_ARG_NONE, &ignored_flag, "Enable verbose messages on stderr (accepted for pdbtool compatibility)", NULL },
+  { "module", 0, 0, G_OPTION_ARG_STRING, &ignored_string, "Accepted and ignored (pdbtool loads syslog-ng modules; patterndb needs none)", "<module>" },
+  { "module-path", 0, 0, G_OPTION_ARG_STRING, &ignored_string, "Accepted and ignored", "<path>" },
+  { NULL }
+};
+
+gboolean
+pdb_tool_parse_options(int *argc, char ***argv, const gchar *parameter,
+                       const gchar *summary, const gchar *description,
+                       GOptionEntry *entries)
+{
+  GOptionContext *ctx = g_option_context_new(parameter);
+  GError *error = NULL;
+  gboolean ok;
+  gboolean has_verbose = FALSE, has_debug = FALSE;
+
+  g_option_context_set_summary(ctx, summary);
+  if (description)
+    g_option_context_set_description(ctx, description);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  /* a subcommand may define -v/-d itself (test -v); then skip the global one */
+  for (GOptionEntry *e = entries; e->long_name; e++)
+    {
+      if (e->short_name == 'v')
+        has_verbose = TRUE;
+      if (e->short_name == 'd' || strcmp(e->long_name, "debug") == 0)
+        has_debug = TRUE;
+    }
+  for (GOptionEntry *e = global_entries; e->long_name; e++)
+    {
+      GOptionEntry one[2] = { *e, { NULL } };
+
+      if ((e->short_name == 'v' && has_verbose) || (e->short_name == 'd' && has_debug))
+        continue;
+      g_option_context_add_main_entries(ctx, one, NULL);
+    }
+  ok = g_option_context_parse(ctx, argc, argv, &error);
+  if (!ok)
+    {
+      fprintf(stderr, "Error parsing command line arguments: %s\n", error->message);
+      g_error_free(error);
+    }
+  g_option_context_free(ctx);
+  g_free(ignored_string);
+  ignored_string = NULL;
+  return ok;
+}
+
+PdbDatabase *
+pdb_tool_load_database(const gchar *path, gboolean validate_schema)
+{
+  PdbLoadOptions options = { 0 };
+  GError *error = NULL;
+  PdbDatabase *db;
+
+  options.validate_schema = validate_schema;
+  db = pdb_database_load(path, &options, &error);
+  if (db)
+    return db;
+  if (g_error_matches(error, PDB_DB_ERROR, PDB_DB_ERROR_IO))
+    fprintf(stderr, "Error opening classifier configuration file; filename='%s', error='%s'\n",
+            path, error->message);
+  else
+    fprintf(stderr, "Error parsing pattern database file; filename='%s', error='%s'\n",
+            path, error ? error->message : "unknown error");
+  g_clear_error(&error);
+  return NULL;
+}
+
+gchar *
+pdb_tool_unescape(const gchar *text)
+{
+  GString *out = g_string_sized_new(strlen(text));
+
+  for (const gchar *p = text; *p; p++)
+    {
+      if (*p == '\\' && p[1])
+        {
+          switch (p[1])
+            {
+            case 'n': g_string_append_c(out, '\n'); p++; continue;
+            case 't': g_string_append_c(out, '\t'); p++; continue;
+            case 'r': g_string_append_c(out, '\r'); p++; continue;
+            case '\\': g_string_append_c(out, '\\'); p++; continue;
+            default: break;
+            }
+        }
+      g_string_append_c(out, *p);
+    }
+  return g_string_free(out, FALSE);
+}
+
+void
+pdb_tool_flush(GString *out, FILE *stream, gsize threshold)
+{
+  if (out->len > threshold)
+    {
+      fwrite(out->str, 1, out->len, stream);
+      g_string_truncate(out, 0);
+    }
+}
