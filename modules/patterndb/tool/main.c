@@ -16,9 +16,11 @@
 
 /* Each subcommand's entry point, defined in its cmd-<name>.c. Add a line
  * here and one row to pdb_commands[] below for a new subcommand. */
+int pdb_cmd_patternize(int argc, char **argv);
 
 const PdbCommand pdb_commands[] =
 {
+  { "patternize", pdb_cmd_patternize, "Create a pattern database from logs (clustering)" },
   { NULL, NULL, NULL }
 };
 

@@ -1,0 +1,626 @@
+/*
+ * pattern.c: aligning a cluster's members and choosing a parser per field.
+ *
+ * Invariant: a member is listed in `matching` only if the pattern, read
+ * with 3.38's semantics, matches its whole message and captures exactly
+ * the values recorded for it: every literal of the pattern is present at
+ * the same place in the member, and each field's parser, started at the
+ * field's offset, stops exactly where the next literal begins (checked per
+ * member, not assumed). Members that break this (a different separator, a
+ * value containing the delimiter, an empty value where the parser needs
+ * one) still belong to the cluster but are not used as examples.
+ */
+#define _GNU_SOURCE 1   /* memmem */
+#include "mining/pattern.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+typedef struct
+{
+  gboolean is_field;
+  GString *literal;          /* literal elements */
+  PdbMiningValue *spans;     /* field elements: one per member */
+  PdbMiningField field;
+} Elem;
+
+typedef struct
+{
+  const PdbMiner *miner;
+  const PdbMiningCluster *cluster;
+  const gchar *const *messages;
+  const PdbMiningPatternOptions *options;
+  guint n;                   /* members */
+  gboolean *ok;              /* per member */
+  GArray *elems;             /* of Elem */
+} Builder;
+
+static const gchar *
+member_message(Builder *b, guint k)
+{
+  return b->messages[g_array_index(b->cluster->members, guint, k)];
+}
+
+static const PdbMiningTokens *
+member_tokens(Builder *b, guint k)
+{
+  return pdb_miner_get_tokens(b->miner, g_array_index(b->cluster->members, guint, k));
+}
+
+static void
+add_literal(Builder *b, const gchar *text, gsize len)
+{
+  if (len == 0)
+    return;
+  if (b->elems->len > 0)
+    {
+      Elem *last = &g_array_index(b->elems, Elem, b->elems->len - 1);
+      if (!last->is_field)
+        {
+          g_string_append_len(last->literal, text, len);
+          return;
+        }
+    }
+  Elem e = { FALSE, g_string_new_len(text, len), NULL, { NULL, NULL, NULL } };
+  g_array_append_val(b->elems, e);
+}
+
+/* A column that must be literal (text between tokens): the most common
+ * text wins, members with another text are marked as not matching. */
+static void
+add_fixed_column(Builder *b, const PdbMiningValue *spans)
+{
+  guint best = 0, best_count = 0;
+  for (guint k = 0; k < b->n && best_count * 2 <= b->n; k++)
+    {
+      guint count = 0;
+      for (guint j = 0; j < b->n; j++)
+        if (spans[j].length == spans[k].length &&
+            memcmp(member_message(b, j) + spans[j].offset, member_message(b, k) + spans[k].offset,
+                   spans[k].length) == 0)
+          count++;
+      if (count > best_count)
+        {
+          best = k;
+          best_count = count;
+        }
+    }
+  const gchar *text = member_message(b, best) + spans[best].offset;
+  for (guint k = 0; k < b->n; k++)
+    if (spans[k].length != spans[best].length ||
+        memcmp(member_message(b, k) + spans[k].offset, text, spans[best].length) != 0)
+      b->ok[k] = FALSE;
+  add_literal(b, text, spans[best].length);
+}
+
+static gboolean
+is_cut_char(gchar c, const gchar *delimiters)
+{
+  return c == ' ' || strchr(delimiters, c) || strchr("-_/#<>{}|+*@", c);
+}
+
+/* A token position: literal if the same everywhere, else prefix + field + suffix. */
+static void
+add_slot_column(Builder *b, const PdbMiningValue *spans)
+{
+  const gchar *first = member_message(b, 0) + spans[0].offset;
+  gsize min_len = spans[0].length;
+  gboolean same = TRUE;
+  for (guint k = 1; k < b->n; k++)
+    {
+      if (spans[k].length != spans[0].length ||
+          memcmp(member_message(b, k) + spans[k].offset, first, spans[0].length) != 0)
+        same = FALSE;
+      min_len = MIN(min_len, spans[k].length);
+    }
+  if (same)
+    {
+      add_literal(b, first, spans[0].length);
+      return;
+    }
+
+  const gchar *delims = b->options->delimiters;
+  gsize p = 0;
+  while (p < min_len)
+    {
+      gboolean all = TRUE;
+      for (guint k = 1; k < b->n && all; k++)
+        all = member_message(b, k)[spans[k].offset + p] == first[p];
+      if (!all)
+        break;
+      p++;
+    }
+  while (p > 0 && !is_cut_char(first[p - 1], delims))
+    p--;
+
+  gsize s = 0;
+  while (s < min_len - p)
+    {
+      gchar c = first[spans[0].length - 1 - s];
+      gboolean all = TRUE;
+      for (guint k = 1; k < b->n && all; k++)
+        all = member_message(b, k)[spans[k].offset + spans[k].length - 1 - s] == c;
+      if (!all)
+        break;
+      s++;
+    }
+  while (s > 0 && !is_cut_char(first[spans[0].length - s], delims))
+    s--;
+
+  add_literal(b, first, p);
+  Elem e = { TRUE, NULL, g_new(PdbMiningValue, b->n), { NULL, NULL, NULL } };
+  for (guint k = 0; k < b->n; k++)
+    {
+      e.spans[k].offset = spans[k].offset + p;
+      e.spans[k].length = spans[k].length - p - s;
+    }
+  g_array_append_val(b->elems, e);
+  add_literal(b, first + spans[0].length - s, s);
+}
+
+static void
+align_members(Builder *b)
+{
+  guint n_slots = b->cluster->n_slots;
+  PdbMiningValue *spans = g_new(PdbMiningValue, b->n);
+
+  for (guint col = 0; col <= 2 * n_slots; col++)
+    {
+      for (guint k = 0; k < b->n; k++)
+        {
+          const PdbMiningTokens *t = member_tokens(b, k);
+          guint32 msg_len = strlen(member_message(b, k));
+          guint32 start, end;
+          if (col % 2 == 1)
+            {
+              start = t->tokens[col / 2].start;
+              end = t->tokens[col / 2].end;
+            }
+          else
+            {
+              guint i = col / 2;
+              start = i == 0 ? 0 : t->tokens[i - 1].end;
+              end = i == n_slots ? msg_len : t->tokens[i].start;
+            }
+          spans[k].offset = start;
+          spans[k].length = end - start;
+        }
+      if (col % 2 == 1)
+        add_slot_column(b, spans);
+      else
+        add_fixed_column(b, spans);
+    }
+  g_free(spans);
+}
+
+/* ---- value classes ------------------------------------------------------ */
+
+typedef gboolean (*ValuePredicate)(const gchar *v, gsize len);
+
+static gboolean
+value_is_number(const gchar *v, gsize len)
+{
+  gsize i = (len > 0 && v[0] == '-') ? 1 : 0;
+  if (i >= len || len - i > 18)
+    return FALSE;
+  for (; i < len; i++)
+    if (!g_ascii_isdigit(v[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+value_is_ip(const gchar *v, gsize len, int family)
+{
+  gchar buf[64];
+  guchar addr[16];
+  if (len == 0 || len >= sizeof(buf))
+    return FALSE;
+  memcpy(buf, v, len);
+  buf[len] = '\0';
+  return inet_pton(family, buf, addr) == 1;
+}
+
+static gboolean
+value_is_ipv4(const gchar *v, gsize len)
+{
+  return value_is_ip(v, len, AF_INET);
+}
+
+static gboolean
+value_is_ipv6(const gchar *v, gsize len)
+{
+  return memchr(v, ':', len) && !memchr(v, '.', len) && value_is_ip(v, len, AF_INET6);
+}
+
+static gboolean
+value_is_hostname(const gchar *v, gsize len)
+{
+  gboolean dot = FALSE, alpha = FALSE;
+  gsize label = 0;
+  for (gsize i = 0; i < len; i++)
+    {
+      if (v[i] == '.')
+        {
+          if (label == 0)
+            return FALSE;
+          dot = TRUE;
+          label = 0;
+        }
+      else if (g_ascii_isalnum(v[i]) || v[i] == '-')
+        {
+          alpha |= g_ascii_isalpha(v[i]);
+          label++;
+        }
+      else
+        return FALSE;
+    }
+  return dot && label > 0 && (alpha || value_is_ipv4(v, len));
+}
+
+static gboolean
+value_is_alnum(const gchar *v, gsize len)
+{
+  if (len == 0)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum(v[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* TRUE if every matching member with a non-empty value satisfies @pred
+ * (and there is at least one such member). */
+static gboolean
+all_values(Builder *b, const Elem *e, ValuePredicate pred)
+{
+  guint seen = 0;
+  for (guint k = 0; k < b->n; k++)
+    {
+      if (!b->ok[k] || e->spans[k].length == 0)
+        continue;
+      if (!pred(member_message(b, k) + e->spans[k].offset, e->spans[k].length))
+        return FALSE;
+      seen++;
+    }
+  return seen > 0;
+}
+
+static void
+reject_empty_values(Builder *b, const Elem *e)
+{
+  for (guint k = 0; k < b->n; k++)
+    if (e->spans[k].length == 0)
+      b->ok[k] = FALSE;
+}
+
+static gboolean
+any_value_contains(Builder *b, const Elem *e, gchar c)
+{
+  for (guint k = 0; k < b->n; k++)
+    if (b->ok[k] && memchr(member_message(b, k) + e->spans[k].offset, c, e->spans[k].length))
+      return TRUE;
+  return FALSE;
+}
+
+/* Where ESTRING with delimiter @d, started at the field, stops for member k. */
+static gboolean
+estring_stops_at_field_end(Builder *b, const Elem *e, guint k, const gchar *d, gsize dlen)
+{
+  const gchar *msg = member_message(b, k);
+  const gchar *start = msg + e->spans[k].offset;
+  gsize rest = strlen(start);
+  const gchar *hit = memmem(start, rest, d, dlen);
+  return hit == start + e->spans[k].length;
+}
+
+/* ---- naming ------------------------------------------------------------- */
+
+static const gchar *const noun_words[] =
+{
+  "port", "pid", "uid", "gid", "user", "host", "session", "interface", "node", "block",
+  "version", "id", "device", "file", "path", "size", "code", "status", "job", "task",
+  "process", "thread", "address", "ip", "domain", "service", "client", "server", "queue",
+  "group", "account", "uri", "url", "method", "state", "request", "channel", "pool", NULL
+};
+
+static gboolean
+is_name_char(gchar c)
+{
+  return g_ascii_isalnum(c) || c == '_' || c == '-' || c == '.';
+}
+
+gchar *
+pdb_mining_context_name(const gchar *before, const gchar *parser)
+{
+  if (!before)
+    return NULL;
+  gsize len = strlen(before);
+  gboolean is_ip = strcmp(parser, "IPv4") == 0 || strcmp(parser, "IPv6") == 0;
+  gboolean is_number = strcmp(parser, "NUMBER") == 0;
+
+  if (len > 1 && before[len - 1] == '=')
+    {
+      gsize end = len - 1, start = end;
+      while (start > 0 && is_name_char(before[start - 1]))
+        start--;
+      if (start == end || before[start] == '.' || before[start] == '-')
+        return NULL;
+      return g_strndup(before + start, end - start);
+    }
+
+  gsize end = len;
+  while (end > 0 && (before[end - 1] == ' ' || before[end - 1] == ':' || before[end - 1] == '\t'))
+    end--;
+  if (end == len)      /* the word must be separated from the field */
+    return NULL;
+  gsize start = end;
+  while (start > 0 && g_ascii_isalpha(before[start - 1]))
+    start--;
+  if (start == end || (start > 0 && is_name_char(before[start - 1])))
+    return NULL;
+
+  gchar *word = g_ascii_strdown(before + start, end - start);
+  gchar *name = NULL;
+  if (strcmp(word, "user") == 0 || strcmp(word, "username") == 0 || strcmp(word, "login") == 0)
+    name = g_strdup("user");
+  else if (strcmp(word, "for") == 0)
+    name = (is_ip || is_number || strcmp(parser, "HOSTNAME") == 0) ? NULL : g_strdup("user");
+  else if (strcmp(word, "from") == 0)
+    name = g_strdup(is_ip ? "src_ip" : "src_host");
+  else if (strcmp(word, "to") == 0)
+    name = is_ip ? g_strdup("dst_ip") : NULL;
+  else
+    {
+      for (guint i = 0; noun_words[i]; i++)
+        if (strcmp(word, noun_words[i]) == 0)
+          {
+            name = g_strdup(word);
+            break;
+          }
+    }
+  g_free(word);
+  return name;
+}
+
+/* ---- parser choice ------------------------------------------------------ */
+
+static GString *
+literal_before(Builder *b, guint i)
+{
+  if (i == 0)
+    return NULL;
+  Elem *e = &g_array_index(b->elems, Elem, i - 1);
+  return e->is_field ? NULL : e->literal;
+}
+
+static GString *
+literal_after(Builder *b, guint i)
+{
+  if (i + 1 >= b->elems->len)
+    return NULL;
+  Elem *e = &g_array_index(b->elems, Elem, i + 1);
+  return e->is_field ? NULL : e->literal;
+}
+
+static void
+choose_parser(Builder *b, guint i)
+{
+  Elem *e = &g_array_index(b->elems, Elem, i);
+  GString *before = literal_before(b, i);
+  GString *after = literal_after(b, i);
+  gchar next = after && after->len ? after->str[0] : '\0';
+  const gchar *delims = b->options->delimiters;
+
+  /* quotes around the values move into a QSTRING */
+  if (before && before->len && after && after->len && (next == '"' || next == '\'') &&
+      before->str[before->len - 1] == next && !any_value_contains(b, e, next))
+    {
+      e->field.parser = g_strdup("QSTRING");
+      e->field.param = g_strdup_printf("%c", next);
+      g_string_truncate(before, before->len - 1);
+      g_string_erase(after, 0, 1);
+      reject_empty_values(b, e);
+      return;
+    }
+  if (all_values(b, e, value_is_number) && !g_ascii_isdigit(next))
+    e->field.parser = g_strdup("NUMBER");
+  else if (all_values(b, e, value_is_ipv4) && !g_ascii_isdigit(next) && next != '.')
+    e->field.parser = g_strdup("IPv4");
+  else if (all_values(b, e, value_is_ipv6) && !g_ascii_isxdigit(next) && next != ':' && next != '.')
+    e->field.parser = g_strdup("IPv6");
+  else if (all_values(b, e, value_is_hostname) && !g_ascii_isalnum(next) && next != '-' && next != '.')
+    e->field.parser = g_strdup("HOSTNAME");
+  else if (!after)
+    e->field.parser = g_strdup("ANYSTRING");
+  else if (all_values(b, e, value_is_alnum) && !g_ascii_isalnum(next) && !strchr(delims, next) &&
+           next != ' ' && next != '\t')
+    e->field.parser = g_strdup("STRING");
+
+  if (e->field.parser)
+    {
+      reject_empty_values(b, e);
+      return;
+    }
+
+  /* ESTRING: the shortest start of the next literal that ends every value */
+  gsize dlen;
+  gsize limit = after->len;
+  const gchar *at = memchr(after->str, '@', after->len);
+  if (at)
+    limit = at - after->str;
+  if (limit == 0)
+    {
+      /* no usable delimiter: the field cannot be matched reliably */
+      e->field.parser = g_strdup("ESTRING");
+      e->field.param = NULL;
+      for (guint k = 0; k < b->n; k++)
+        b->ok[k] = FALSE;
+      return;
+    }
+  for (dlen = 1; dlen < limit; dlen++)
+    {
+      gboolean works = TRUE;
+      for (guint k = 0; k < b->n && works; k++)
+        if (b->ok[k])
+          works = estring_stops_at_field_end(b, e, k, after->str, dlen);
+      if (works)
+        break;
+    }
+  /* a longer delimiter still stops there first; end it at a word boundary */
+  while (dlen < limit && g_ascii_isalnum(after->str[dlen - 1]) && g_ascii_isalnum(after->str[dlen]))
+    dlen++;
+  for (guint k = 0; k < b->n; k++)
+    if (b->ok[k] && !estring_stops_at_field_end(b, e, k, after->str, dlen))
+      b->ok[k] = FALSE;
+  e->field.parser = g_strdup("ESTRING");
+  e->field.param = g_strndup(after->str, dlen);
+  g_string_erase(after, 0, dlen);
+}
+
+static void
+name_fields(Builder *b)
+{
+  GHashTable *used = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  guint dict = 0;
+  for (guint i = 0; i < b->elems->len; i++)
+    {
+      Elem *e = &g_array_index(b->elems, Elem, i);
+      if (!e->is_field)
+        continue;
+      GString *before = literal_before(b, i);
+      gchar *name = pdb_mining_context_name(before ? before->str : NULL, e->field.parser);
+      if (!name && b->options->named_parsers)
+        name = g_strdup_printf(".dict.string%u", dict++);
+      if (!name)
+        {
+          e->field.name = g_strdup("");
+          continue;
+        }
+      if (g_hash_table_contains(used, name))
+        {
+          guint n = 2;
+          gchar *alt;
+          while (g_hash_table_contains(used, (alt = g_strdup_printf("%s_%u", name, n))))
+            {
+              g_free(alt);
+              n++;
+            }
+          g_free(name);
+          name = alt;
+        }
+      g_hash_table_add(used, g_strdup(name));
+      e->field.name = name;
+    }
+  g_hash_table_destroy(used);
+}
+
+void
+pdb_mining_append_literal(GString *out, const gchar *text, gssize length)
+{
+  if (length < 0)
+    length = strlen(text);
+  for (gssize i = 0; i < length; i++)
+    {
+      if (text[i] == '@')
+        g_string_append(out, "@@");
+      else
+        g_string_append_c(out, text[i]);
+    }
+}
+
+PdbMiningPattern *
+pdb_mining_pattern_build(const PdbMiner *miner, const PdbMiningCluster *cluster,
+                         const gchar *const *messages, const PdbMiningPatternOptions *options)
+{
+  PdbMiningPatternOptions defaults = { FALSE, PDB_MINING_DEFAULT_DELIMITERS };
+  Builder b = { miner, cluster, messages, options ? options : &defaults, cluster->members->len,
+                NULL, g_array_new(FALSE, FALSE, sizeof(Elem)) };
+  if (!b.options->delimiters)
+    b.options = &defaults;
+  b.ok = g_new(gboolean, b.n);
+  for (guint k = 0; k < b.n; k++)
+    b.ok[k] = TRUE;
+
+  align_members(&b);
+  for (guint i = 0; i < b.elems->len; i++)
+    if (g_array_index(b.elems, Elem, i).is_field)
+      choose_parser(&b, i);
+  name_fields(&b);
+
+  PdbMiningPattern *p = g_new0(PdbMiningPattern, 1);
+  GString *text = g_string_new(NULL);
+  p->fields = g_ptr_array_new();
+  for (guint i = 0; i < b.elems->len; i++)
+    {
+      Elem *e = &g_array_index(b.elems, Elem, i);
+      if (!e->is_field)
+        {
+          pdb_mining_append_literal(text, e->literal->str, e->literal->len);
+          continue;
+        }
+      PdbMiningField *f = g_new(PdbMiningField, 1);
+      *f = e->field;
+      e->field.parser = e->field.name = e->field.param = NULL;
+      g_ptr_array_add(p->fields, f);
+      g_string_append_printf(text, "@%s", f->parser);
+      if (f->name[0] || f->param)
+        g_string_append_printf(text, ":%s", f->name);
+      if (f->param)
+        g_string_append_printf(text, ":%s", f->param);
+      g_string_append_c(text, '@');
+    }
+  p->text = g_string_free(text, FALSE);
+
+  p->matching = g_array_new(FALSE, FALSE, sizeof(guint));
+  p->values = g_array_new(FALSE, FALSE, sizeof(PdbMiningValue));
+  for (guint k = 0; k < b.n; k++)
+    {
+      if (!b.ok[k])
+        continue;
+      g_array_append_val(p->matching, g_array_index(cluster->members, guint, k));
+      for (guint i = 0; i < b.elems->len; i++)
+        {
+          Elem *e = &g_array_index(b.elems, Elem, i);
+          if (e->is_field)
+            g_array_append_val(p->values, e->spans[k]);
+        }
+    }
+
+  for (guint i = 0; i < b.elems->len; i++)
+    {
+      Elem *e = &g_array_index(b.elems, Elem, i);
+      if (e->literal)
+        g_string_free(e->literal, TRUE);
+      g_free(e->spans);
+      g_free(e->field.parser);
+      g_free(e->field.name);
+      g_free(e->field.param);
+    }
+  g_array_free(b.elems, TRUE);
+  g_free(b.ok);
+  return p;
+}
+
+static void
+field_free(gpointer p)
+{
+  PdbMiningField *f = p;
+  g_free(f->parser);
+  g_free(f->name);
+  g_free(f->param);
+  g_free(f);
+}
+
+void
+pdb_mining_pattern_free(PdbMiningPattern *pattern)
+{
+  if (!pattern)
+    return;
+  g_free(pattern->text);
+  g_ptr_array_set_free_func(pattern->fields, field_free);
+  g_ptr_array_free(pattern->fields, TRUE);
+  g_array_free(pattern->matching, TRUE);
+  g_array_free(pattern->values, TRUE);
+  g_free(pattern);
+}

@@ -1,0 +1,179 @@
+/*
+ * cmd-patternize.c: `patterndb patternize`, pdbtool-compatible options.
+ *
+ *   patterndb patternize [-f FILE|-] [-p] [-S PCT] [-o] [-n] [-d DELIMS] [--samples=N] [FILE...]
+ *
+ * Reads log lines (syslog format, split with the same parser as `match -f`;
+ * with -p each line is a bare message), clusters them per program and
+ * prints a version 6 patterndb on stdout whose examples come from the
+ * input, so that `patterndb test` passes on it. Lines that cannot go into
+ * XML (invalid UTF-8, control characters) are skipped and counted on
+ * stderr. Exit status: 0, 1 on unreadable input, 2 on bad options.
+ */
+#include "config.h"
+#include "tool/commands.h"
+#include "tool/syslog-line.h"
+#include "mining/patternize.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct
+{
+  gboolean no_parse;
+  PdbPatternizer *patternizer;
+  guint parse_errors;
+} Input;
+
+static void
+add_line(Input *in, const gchar *line, gsize len)
+{
+  if (in->no_parse)
+    {
+      pdb_patternizer_add(in->patternizer, NULL, 0, line, len);
+      return;
+    }
+  PdbSyslogLine sl;
+  pdb_syslog_line_parse(line, len, &sl);
+  if (sl.parse_error || !sl.message.data)
+    {
+      in->parse_errors++;
+      return;
+    }
+  pdb_patternizer_add(in->patternizer, sl.program.data, sl.program.data ? sl.program.length : 0,
+                      sl.message.data, sl.message.length);
+}
+
+static gboolean
+read_file(Input *in, const gchar *path)
+{
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f)
+    {
+      fprintf(stderr, "patterndb patternize: cannot open %s: %s\n", path, g_strerror(errno));
+      return FALSE;
+    }
+  gchar *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, f)) >= 0)
+    {
+      if (n > 0 && line[n - 1] == '\n')
+        n--;
+      if (n > 0 && line[n - 1] == '\r')
+        n--;
+      add_line(in, line, (gsize) n);
+    }
+  gboolean ok = !ferror(f);
+  if (!ok)
+    fprintf(stderr, "patterndb patternize: error reading %s: %s\n", path, g_strerror(errno));
+  free(line);
+  if (f != stdin)
+    fclose(f);
+  return ok;
+}
+
+static gchar *
+publication_date(void)
+{
+  const gchar *epoch = g_getenv("SOURCE_DATE_EPOCH");
+  time_t t = epoch ? (time_t) g_ascii_strtoll(epoch, NULL, 10) : time(NULL);
+  struct tm tm;
+  gchar buf[16];
+  gmtime_r(&t, &tm);
+  strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
+  return g_strdup(buf);
+}
+
+int
+pdb_cmd_patternize(int argc, char **argv)
+{
+  gchar *file = NULL;
+  gboolean no_parse = FALSE, iterate = FALSE, named = FALSE, verbose = FALSE, debug = FALSE;
+  gdouble support = 4.0;
+  gchar *delimiters = NULL;
+  gint samples = 1;
+  GOptionEntry entries[] =
+  {
+    { "file", 'f', 0, G_OPTION_ARG_FILENAME, &file, "Log file to mine, '-' for stdin", "<path>" },
+    { "no-parse", 'p', 0, G_OPTION_ARG_NONE, &no_parse, "Lines are bare messages, not syslog lines", NULL },
+    { "support", 'S', 0, G_OPTION_ARG_DOUBLE, &support, "Percentage of lines a pattern needs (default: 4.0)", "<support>" },
+    { "iterate-outliers", 'o', 0, G_OPTION_ARG_NONE, &iterate, "Mine the lines below the support again", NULL },
+    { "named-parsers", 'n', 0, G_OPTION_ARG_NONE, &named, "Name unnamed fields .dict.string0, .dict.string1...", NULL },
+    { "delimiters", 'd', 0, G_OPTION_ARG_STRING, &delimiters, "Characters preferred as field ends (space always added)", "<delimiters>" },
+    { "samples", 0, 0, G_OPTION_ARG_INT, &samples, "Examples per pattern (default: 1)", "<samples>" },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Print statistics on stderr", NULL },
+    { "debug", 0, 0, G_OPTION_ARG_NONE, &debug, "Same as --verbose", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  GOptionContext *ctx = g_option_context_new("[FILE...] - create a pattern database from logs");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  GError *error = NULL;
+  int rc = 0;
+
+  if (!g_option_context_parse(ctx, &argc, &argv, &error))
+    {
+      fprintf(stderr, "patterndb patternize: %s\n", error->message);
+      g_error_free(error);
+      g_option_context_free(ctx);
+      return 2;
+    }
+  g_option_context_free(ctx);
+  if (support < 0.0 || support > 100.0 || samples < 0)
+    {
+      fprintf(stderr, "patterndb patternize: --support must be 0..100 and --samples >= 0\n");
+      g_free(file);
+      g_free(delimiters);
+      return 2;
+    }
+  if (!file && argc < 2)
+    {
+      fprintf(stderr, "patterndb patternize: no input; use -f FILE (or -f - for stdin)\n");
+      g_free(delimiters);
+      return 2;
+    }
+
+  PdbPatternizeOptions options;
+  pdb_patternize_options_init(&options);
+  options.support = support;
+  options.iterate_outliers = iterate;
+  options.samples = (guint) samples;
+  options.pattern.named_parsers = named;
+  if (delimiters)
+    options.pattern.delimiters = delimiters;
+
+  Input in = { no_parse, pdb_patternizer_new(&options), 0 };
+  if (file && !read_file(&in, file))
+    rc = 1;
+  for (int i = 1; i < argc && rc == 0; i++)
+    if (!read_file(&in, argv[i]))
+      rc = 1;
+
+  if (rc == 0)
+    {
+      GString *out = g_string_new(NULL);
+      gchar *date = publication_date();
+      guint n_rules = pdb_patternizer_write(in.patternizer, out, "6", date);
+      fwrite(out->str, 1, out->len, stdout);
+      if (fflush(stdout) != 0)
+        rc = 1;
+      guint skipped = pdb_patternizer_get_n_skipped(in.patternizer);
+      if (skipped || in.parse_errors)
+        fprintf(stderr, "patterndb patternize: skipped %u lines that cannot be written as XML "
+                        "(invalid UTF-8, control characters, empty) and %u that are not syslog lines\n",
+                skipped, in.parse_errors);
+      if (verbose || debug)
+        fprintf(stderr, "patterndb patternize: %u lines, %u patterns\n",
+                pdb_patternizer_get_n_lines(in.patternizer), n_rules);
+      g_free(date);
+      g_string_free(out, TRUE);
+    }
+
+  pdb_patternizer_free(in.patternizer);
+  g_free(file);
+  g_free(delimiters);
+  return rc;
+}
