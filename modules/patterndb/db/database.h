@@ -15,6 +15,7 @@
 #define PDB_DB_DATABASE_H
 
 #include "db/rule.h"
+#include "db/template.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,12 @@ typedef struct _PdbLoadOptions
  * Loads @path: a file, a directory (every *.xml and *.pdb below it, sorted by
  * path) or a glob. Errors name file:line:column and what was expected; on
  * error nothing is returned and nothing leaks. @options may be NULL.
+ *
+ * Directory order: every regular file named *.xml or *.pdb below the
+ * directory (recursively, following symlinks, skipping names that start
+ * with '.'), sorted by full path with strcmp(). A glob (a path with * ? or [
+ * that does not exist as written) loads its matches (directories expanded
+ * as above), also sorted with strcmp(). All files form one database.
  */
 PdbDatabase *pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **error);
 PdbDatabase *pdb_database_ref(PdbDatabase *db);
@@ -63,6 +70,9 @@ const PdbRadix *pdb_database_get_program_tree(const PdbDatabase *db);
 const PdbRule *pdb_database_find_rule(const PdbDatabase *db, const gchar *rule_id);
 /* The ruleset a program name selects (catch-all included), or NULL. */
 const PdbRuleset *pdb_database_find_ruleset(const PdbDatabase *db, const gchar *program, gsize length);
+/* The ruleset of programs no <pattern> selects (rulesets without <pattern>);
+ * NULL only when the database has no ruleset at all. Not in the program tree. */
+const PdbRuleset *pdb_database_get_catch_all_ruleset(const PdbDatabase *db);
 
 typedef enum
 {
@@ -111,6 +121,26 @@ typedef struct _PdbMessageOps
  */
 void pdb_result_apply(const PdbResult *result,
                       const gchar *program, const gchar *message,
+                      const PdbMessageOps *ops, gpointer msg);
+
+/*
+ * The steps of pdb_result_apply(), for the correlation code that evaluates
+ * values with a context:
+ *   pdb_result_apply_match(): class and rule_id, program and message
+ *     captures (for UNKNOWN: class "unknown" and its tag; NONE: nothing);
+ *   pdb_rule_apply_tags(): clears .classifier.unknown, sets the class tag
+ *     and the rule tags;
+ *   pdb_values_apply(): each PdbValueDef* of @values in order, evaluated
+ *     with @lookup (which sees values set earlier in the same call when it
+ *     reads the message) and written with ops->set() and its value type.
+ * .classifier.context_id (the rule's context-id expanded against the
+ * message) is written by pdb_result_apply() between captures and tags.
+ */
+void pdb_result_apply_match(const PdbResult *result,
+                            const gchar *program, const gchar *message,
+                            const PdbMessageOps *ops, gpointer msg);
+void pdb_rule_apply_tags(const PdbRule *rule, const PdbMessageOps *ops, gpointer msg);
+void pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
                       const PdbMessageOps *ops, gpointer msg);
 
 G_END_DECLS

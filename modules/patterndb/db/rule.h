@@ -13,6 +13,9 @@
 
 G_BEGIN_DECLS
 
+/* A compiled template (db/template.h). */
+typedef struct _PdbTemplate PdbTemplate;
+
 typedef enum
 {
   PDB_SCOPE_PROCESS = 0,   /* default: HOST + PROGRAM + PID + id */
@@ -40,6 +43,9 @@ typedef struct _PdbValueDef
   gchar *name;             /* with the database's capture prefix applied */
   gchar *template_text;    /* syslog-ng template syntax: $name, ${name}, ${name}@2 ... */
   gchar *type;             /* v6 type attribute, or NULL */
+  PdbTemplate *compiled;   /* template_text compiled (with the 3.38 type-hint rule) */
+  PdbValueType value_type; /* what to pass to PdbMessageOps.set(): from `type`, else the cast */
+  PdbLocation location;    /* of <value> */
 } PdbValueDef;
 
 /* <test_value name="n" type="t">expected</test_value> */
@@ -77,6 +83,7 @@ typedef struct _PdbAction
   /* <create-context>: a new context seeded with `message` */
   gboolean creates_context;
   gchar *create_context_id;       /* template */
+  PdbTemplate *create_context_id_template;
   gint create_context_timeout;
   PdbContextScope create_context_scope;
   PdbLocation location;
@@ -89,9 +96,13 @@ typedef struct _PdbRule
   gchar *class_tag;        /* ".classifier.<class>", cut at 31 bytes like 3.38 */
   gchar *provider;         /* may be NULL */
   gchar *context_id;       /* template, or NULL */
+  PdbTemplate *context_id_template; /* context_id compiled, or NULL */
   gint context_timeout;    /* seconds */
   PdbContextScope context_scope;
   GPtrArray *patterns;     /* of gchar*: the <pattern> texts, verbatim */
+  GArray *pattern_locations; /* of PdbLocation, one per pattern: given to the engine and shown by
+                                `dump`; as pdbtool, the column after the pattern text plus one */
+  GArray *pattern_starts;  /* of PdbLocation, one per pattern: where its text begins (messages) */
   GPtrArray *tags;         /* of gchar* */
   GPtrArray *values;       /* of PdbValueDef* */
   GPtrArray *examples;     /* of PdbExample* */
@@ -111,9 +122,13 @@ typedef struct _PdbRuleset
   GPtrArray *rules;        /* of PdbRule*, borrowed from the database */
   PdbRadix *messages;      /* message patterns -> PdbRule* */
   PdbLocation location;
+  gchar *description;      /* may be NULL */
+  GPtrArray *urls;         /* of gchar* */
 } PdbRuleset;
 
 const gchar *pdb_context_scope_to_string(PdbContextScope scope);
+const gchar *pdb_inherit_mode_to_string(PdbInheritMode mode);
+const gchar *pdb_action_trigger_to_string(PdbActionTrigger trigger);
 
 G_END_DECLS
 

@@ -1,0 +1,187 @@
+/*
+ * classify.c: classification with a loaded database, and writing the
+ * result into a message in the reference's order.
+ *
+ * pdb_database_classify() only reads the frozen database and writes the
+ * caller's PdbResult, so it needs no lock; it allocates nothing unless a
+ * pattern has more than PDB_MATCH_INLINE_CAPTURES captures.
+ *
+ * The order of writes (pdb_result_apply) is a contract users see in
+ * `match` output and in templates that read earlier values:
+ *   1. .classifier.class, .classifier.rule_id
+ *   2. program captures, then message captures (slices of the buffers)
+ *   3. .classifier.context_id, when the rule has a context-id
+ *   4. clear tag .classifier.unknown; set the class tag, then rule tags
+ *   5. rule <values>, each evaluated against the message as it is by then
+ */
+#include "db/database-private.h"
+#include "db/template.h"
+
+#include <string.h>
+
+#define PDB_UNKNOWN_CLASS "unknown"
+#define PDB_UNKNOWN_TAG ".classifier.unknown"
+
+void
+pdb_result_init(PdbResult *result)
+{
+  result->kind = PDB_RESULT_NONE;
+  result->rule = NULL;
+  result->ruleset = NULL;
+  pdb_match_init(&result->program_match);
+  pdb_match_init(&result->message_match);
+}
+
+void
+pdb_result_clear(PdbResult *result)
+{
+  pdb_match_clear(&result->program_match);
+  pdb_match_clear(&result->message_match);
+  result->kind = PDB_RESULT_NONE;
+  result->rule = NULL;
+  result->ruleset = NULL;
+}
+
+void
+pdb_database_classify(const PdbDatabase *db,
+                      const gchar *program, gsize program_length,
+                      const gchar *message, gsize message_length,
+                      PdbResult *result)
+{
+  const PdbRuleset *ruleset;
+
+  pdb_result_clear(result);
+  pdb_match_init(&result->program_match);
+  pdb_match_init(&result->message_match);
+
+  if (db->programs && pdb_radix_lookup(db->programs, program ? program : "", program_length,
+                                       &result->program_match))
+    ruleset = result->program_match.value;
+  else
+    {
+      /* The catch-all ruleset has no program captures. */
+      pdb_match_clear(&result->program_match);
+      pdb_match_init(&result->program_match);
+      ruleset = db->catch_all;
+    }
+  if (!ruleset)
+    return;
+
+  result->ruleset = ruleset;
+  if (pdb_radix_lookup(ruleset->messages, message ? message : "", message_length, &result->message_match))
+    {
+      result->kind = PDB_RESULT_MATCH;
+      result->rule = result->message_match.value;
+    }
+  else
+    {
+      pdb_match_clear(&result->message_match);
+      pdb_match_init(&result->message_match);
+      result->kind = PDB_RESULT_UNKNOWN;
+    }
+}
+
+static void
+apply_captures(const PdbMatch *match, const gchar *buffer, const PdbMessageOps *ops, gpointer msg)
+{
+  for (guint i = 0; i < match->n_captures; i++)
+    {
+      const PdbCapture *capture = &match->captures[i];
+
+      ops->set(msg, capture->name, buffer + capture->offset, capture->length, capture->type);
+    }
+}
+
+typedef struct _MessageLookup
+{
+  const PdbMessageOps *ops;
+  gpointer msg;
+} MessageLookup;
+
+/* Template lookup in the message itself; nothing looks back without a context. */
+static const gchar *
+lookup_in_message(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  MessageLookup *lookup = user_data;
+
+  if (context_index != 0 || !lookup->ops->get)
+    return NULL;
+  return lookup->ops->get(lookup->msg, name, length);
+}
+
+void
+pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
+                 const PdbMessageOps *ops, gpointer msg)
+{
+  GString *buffer = g_string_sized_new(64);
+
+  for (guint i = 0; i < values->len; i++)
+    {
+      const PdbValueDef *value = g_ptr_array_index(values, i);
+
+      g_string_truncate(buffer, 0);
+      pdb_template_append(value->compiled, lookup, lookup_data, buffer);
+      ops->set(msg, value->name, buffer->str, buffer->len, value->value_type);
+    }
+  g_string_free(buffer, TRUE);
+}
+
+void
+pdb_rule_apply_tags(const PdbRule *rule, const PdbMessageOps *ops, gpointer msg)
+{
+  if (ops->clear_tag)
+    ops->clear_tag(msg, PDB_UNKNOWN_TAG);
+  if (ops->set_tag)
+    {
+      ops->set_tag(msg, rule->class_tag);
+      for (guint i = 0; i < rule->tags->len; i++)
+        ops->set_tag(msg, g_ptr_array_index(rule->tags, i));
+    }
+}
+
+void
+pdb_result_apply_match(const PdbResult *result, const gchar *program, const gchar *message,
+                       const PdbMessageOps *ops, gpointer msg)
+{
+  switch (result->kind)
+    {
+    case PDB_RESULT_NONE:
+      return;
+    case PDB_RESULT_UNKNOWN:
+      ops->set(msg, ".classifier.class", PDB_UNKNOWN_CLASS, strlen(PDB_UNKNOWN_CLASS), PDB_VALUE_STRING);
+      if (ops->set_tag)
+        ops->set_tag(msg, PDB_UNKNOWN_TAG);
+      return;
+    case PDB_RESULT_MATCH:
+      break;
+    }
+
+  const PdbRule *rule = result->rule;
+  ops->set(msg, ".classifier.class", rule->class_name, strlen(rule->class_name), PDB_VALUE_STRING);
+  ops->set(msg, ".classifier.rule_id", rule->id, strlen(rule->id), PDB_VALUE_STRING);
+  apply_captures(&result->program_match, program, ops, msg);
+  apply_captures(&result->message_match, message, ops, msg);
+}
+
+void
+pdb_result_apply(const PdbResult *result,
+                 const gchar *program, const gchar *message,
+                 const PdbMessageOps *ops, gpointer msg)
+{
+  pdb_result_apply_match(result, program, message, ops, msg);
+  if (result->kind != PDB_RESULT_MATCH)
+    return;
+
+  const PdbRule *rule = result->rule;
+  MessageLookup lookup = { ops, msg };
+
+  if (rule->context_id_template)
+    {
+      GString *context_id = g_string_sized_new(32);
+      pdb_template_append(rule->context_id_template, lookup_in_message, &lookup, context_id);
+      ops->set(msg, ".classifier.context_id", context_id->str, context_id->len, PDB_VALUE_STRING);
+      g_string_free(context_id, TRUE);
+    }
+  pdb_rule_apply_tags(rule, ops, msg);
+  pdb_values_apply(rule->values, lookup_in_message, &lookup, ops, msg);
+}

@@ -1,0 +1,82 @@
+/*
+ * database-private.h: the PdbDatabase structure, shared by the files of
+ * db/ only (database.c builds and frees it, loader.c fills it from XML,
+ * classify.c reads it). Nothing outside db/ includes this header.
+ */
+#ifndef PDB_DB_DATABASE_PRIVATE_H
+#define PDB_DB_DATABASE_PRIVATE_H
+
+#include "db/database.h"
+
+G_BEGIN_DECLS
+
+/* A program pattern (ruleset <pattern>) and the ruleset it selects. */
+typedef struct _PdbProgramEntry
+{
+  gchar *pattern;
+  PdbRuleset *ruleset;     /* borrowed from PdbDatabase.rulesets */
+  PdbLocation location;
+} PdbProgramEntry;
+
+struct _PdbDatabase
+{
+  gint ref_count;
+  gchar *version;          /* of the first file, as written ("4" when missing) */
+  gchar *pub_date;         /* of the first file, or NULL */
+  GPtrArray *files;        /* of gchar*: paths read, in load order; owns the strings
+                              that every PdbLocation.file points to */
+  GPtrArray *rules;        /* of PdbRule*, owned, in file order */
+  GPtrArray *rulesets;     /* of PdbRuleset*, owned, in creation order */
+  GHashTable *rule_by_id;  /* id -> PdbRule* (the first rule with that id) */
+  GPtrArray *programs_order; /* of PdbProgramEntry*, owned, first-seen order */
+  GHashTable *program_by_pattern; /* pattern -> PdbProgramEntry* */
+  PdbRuleset *catch_all;   /* rulesets without <pattern>; NULL until a ruleset is loaded */
+  PdbRadix *programs;      /* built and frozen by pdb_database_finish() */
+  gchar *capture_prefix;   /* PdbLoadOptions.capture_prefix, or NULL */
+};
+
+PdbDatabase *pdb_database_new(const PdbLoadOptions *options);
+/* The ruleset a program pattern belongs to, or NULL. "" is the catch-all. */
+PdbRuleset *pdb_database_lookup_program(PdbDatabase *db, const gchar *pattern);
+/* Creates an empty ruleset (its message tree gets the capture prefix). */
+PdbRuleset *pdb_database_new_ruleset(PdbDatabase *db);
+/* Makes @pattern select @ruleset. */
+void pdb_database_add_program(PdbDatabase *db, const gchar *pattern, PdbRuleset *ruleset,
+                              const PdbLocation *location);
+/* The catch-all ruleset, created on first use. */
+PdbRuleset *pdb_database_get_catch_all(PdbDatabase *db);
+/* Adds a rule (takes ownership). */
+void pdb_database_add_rule(PdbDatabase *db, PdbRule *rule);
+/* Makes pdb_database_find_rule() find @rule by its id (the first one wins). */
+void pdb_database_index_rule(PdbDatabase *db, PdbRule *rule);
+/* Builds the program tree and freezes every tree. Warnings go to @options. */
+void pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options);
+
+/* Emits a warning through @options (or stderr). */
+void pdb_database_warn(const PdbLoadOptions *options, const gchar *format, ...) G_GNUC_PRINTF(2, 3);
+
+/* One file into @db (loader.c). */
+gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,
+                              GError **error);
+
+/* rule.c: constructors and destructors of the plain data of rule.h. */
+PdbRule *pdb_rule_new(void);
+void pdb_rule_free(PdbRule *rule);
+PdbRuleset *pdb_ruleset_new(void);
+void pdb_ruleset_free(PdbRuleset *ruleset);
+PdbValueDef *pdb_value_def_new(void);
+void pdb_value_def_free(PdbValueDef *value);
+PdbTestValue *pdb_test_value_new(void);
+void pdb_test_value_free(PdbTestValue *value);
+PdbExample *pdb_example_new(void);
+void pdb_example_free(PdbExample *example);
+PdbAction *pdb_action_new(void);
+void pdb_action_free(PdbAction *action);
+void pdb_synthetic_message_init(PdbSyntheticMessage *message);
+void pdb_synthetic_message_clear(PdbSyntheticMessage *message);
+/* Sets class_name (NULL: "system") and the class tag cut to 31 bytes. */
+void pdb_rule_set_class(PdbRule *rule, const gchar *class_name);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,414 @@
+/*
+ * database.c: builds a PdbDatabase from a file, a directory or a glob, and
+ * answers questions about it.
+ *
+ * Which files a path means:
+ *   - a regular file: that file;
+ *   - a directory: every regular file whose name ends in ".xml" or ".pdb"
+ *     anywhere below it (following symbolic links, each directory once),
+ *     skipping names that start with '.'; they are loaded in the order of
+ *     their full paths compared with strcmp(), so "a/z.xml" comes before
+ *     "b.xml" and the order never depends on the locale or readdir();
+ *   - a path with '*', '?' or '[' that does not exist as written: a glob(3)
+ *     pattern; matching files (and directories, expanded as above) are
+ *     loaded in strcmp() order of their paths.
+ * All files go into one database: rulesets with the same program pattern
+ * merge across files. An error in any file fails the whole load.
+ *
+ * Invariant: after pdb_database_load() returns, the database never changes
+ * (every tree is frozen), so any number of threads may classify with it.
+ */
+#include "db/database-private.h"
+#include "db/schema.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+G_DEFINE_QUARK(pdb-db-error-quark, pdb_db_error)
+
+static void
+program_entry_free(PdbProgramEntry *entry)
+{
+  g_free(entry->pattern);
+  g_free(entry);
+}
+
+PdbDatabase *
+pdb_database_new(const PdbLoadOptions *options)
+{
+  PdbDatabase *db = g_new0(PdbDatabase, 1);
+
+  db->ref_count = 1;
+  db->files = g_ptr_array_new_with_free_func(g_free);
+  db->rules = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_rule_free);
+  db->rulesets = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_ruleset_free);
+  db->rule_by_id = g_hash_table_new(g_str_hash, g_str_equal);
+  db->programs_order = g_ptr_array_new_with_free_func((GDestroyNotify) program_entry_free);
+  db->program_by_pattern = g_hash_table_new(g_str_hash, g_str_equal);
+  if (options && options->capture_prefix && options->capture_prefix[0])
+    db->capture_prefix = g_strdup(options->capture_prefix);
+  return db;
+}
+
+PdbDatabase *
+pdb_database_ref(PdbDatabase *db)
+{
+  g_atomic_int_inc(&db->ref_count);
+  return db;
+}
+
+void
+pdb_database_unref(PdbDatabase *db)
+{
+  if (!db || !g_atomic_int_dec_and_test(&db->ref_count))
+    return;
+
+  g_hash_table_unref(db->rule_by_id);
+  g_hash_table_unref(db->program_by_pattern);
+  g_ptr_array_unref(db->programs_order);
+  pdb_radix_free(db->programs);
+  g_ptr_array_unref(db->rulesets);
+  g_ptr_array_unref(db->rules);
+  g_ptr_array_unref(db->files);
+  g_free(db->version);
+  g_free(db->pub_date);
+  g_free(db->capture_prefix);
+  g_free(db);
+}
+
+void
+pdb_database_warn(const PdbLoadOptions *options, const gchar *format, ...)
+{
+  va_list args;
+  va_start(args, format);
+  gchar *message = g_strdup_vprintf(format, args);
+  va_end(args);
+
+  if (options && options->warning)
+    options->warning(message, options->warning_data);
+  else
+    fprintf(stderr, "patterndb: warning: %s\n", message);
+  g_free(message);
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+PdbRuleset *
+pdb_database_lookup_program(PdbDatabase *db, const gchar *pattern)
+{
+  if (pattern[0] == '\0')
+    return pdb_database_get_catch_all(db);
+
+  PdbProgramEntry *entry = g_hash_table_lookup(db->program_by_pattern, pattern);
+  return entry ? entry->ruleset : NULL;
+}
+
+PdbRuleset *
+pdb_database_new_ruleset(PdbDatabase *db)
+{
+  PdbRuleset *ruleset = pdb_ruleset_new();
+
+  if (db->capture_prefix)
+    pdb_radix_set_capture_prefix(ruleset->messages, db->capture_prefix);
+  g_ptr_array_add(db->rulesets, ruleset);
+  return ruleset;
+}
+
+PdbRuleset *
+pdb_database_get_catch_all(PdbDatabase *db)
+{
+  if (!db->catch_all)
+    db->catch_all = pdb_database_new_ruleset(db);
+  return db->catch_all;
+}
+
+void
+pdb_database_add_program(PdbDatabase *db, const gchar *pattern, PdbRuleset *ruleset,
+                         const PdbLocation *location)
+{
+  PdbProgramEntry *entry = g_new0(PdbProgramEntry, 1);
+
+  entry->pattern = g_strdup(pattern);
+  entry->ruleset = ruleset;
+  entry->location = *location;
+  g_ptr_array_add(db->programs_order, entry);
+  g_hash_table_insert(db->program_by_pattern, entry->pattern, entry);
+}
+
+void
+pdb_database_add_rule(PdbDatabase *db, PdbRule *rule)
+{
+  g_ptr_array_add(db->rules, rule);
+}
+
+void
+pdb_database_index_rule(PdbDatabase *db, PdbRule *rule)
+{
+  if (!g_hash_table_contains(db->rule_by_id, rule->id))
+    g_hash_table_insert(db->rule_by_id, rule->id, rule);
+}
+
+void
+pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options)
+{
+  db->programs = pdb_radix_new();
+  if (db->capture_prefix)
+    pdb_radix_set_capture_prefix(db->programs, db->capture_prefix);
+
+  for (guint i = 0; i < db->programs_order->len; i++)
+    {
+      PdbProgramEntry *entry = g_ptr_array_index(db->programs_order, i);
+      GError *error = NULL;
+
+      if (!pdb_radix_insert(db->programs, entry->pattern, entry->ruleset, &entry->location, &error))
+        {
+          pdb_database_warn(options, "%s:%d:%d: ruleset '%s': program pattern '%s': %s",
+                            entry->location.file ? entry->location.file : "",
+                            entry->location.line, entry->location.column,
+                            entry->ruleset->name ? entry->ruleset->name : "",
+                            entry->pattern, error->message);
+          g_error_free(error);
+        }
+    }
+  pdb_radix_freeze(db->programs);
+  for (guint i = 0; i < db->rulesets->len; i++)
+    pdb_radix_freeze(((PdbRuleset *) g_ptr_array_index(db->rulesets, i))->messages);
+}
+
+/* ---- which files a path means ------------------------------------------ */
+
+static gint
+compare_paths(gconstpointer a, gconstpointer b)
+{
+  return strcmp(*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+static gboolean
+is_pattern_file_name(const gchar *name)
+{
+  return g_str_has_suffix(name, ".xml") || g_str_has_suffix(name, ".pdb");
+}
+
+/* Adds the pattern files below @dir to @files. @seen holds "dev:ino" of the
+ * directories already walked (symbolic link loops). */
+static gboolean
+collect_directory(const gchar *dir, GPtrArray *files, GHashTable *seen, GError **error)
+{
+  struct stat st;
+
+  if (stat(dir, &st) < 0)
+    {
+      int saved = errno;
+      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot open directory: %s",
+                  dir, g_strerror(saved));
+      return FALSE;
+    }
+  gchar *key = g_strdup_printf("%llu:%llu", (unsigned long long) st.st_dev, (unsigned long long) st.st_ino);
+  if (g_hash_table_contains(seen, key))
+    {
+      g_free(key);
+      return TRUE;
+    }
+  g_hash_table_add(seen, key);
+
+  GError *local = NULL;
+  GDir *handle = g_dir_open(dir, 0, &local);
+  if (!handle)
+    {
+      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot open directory: %s",
+                  dir, local->message);
+      g_error_free(local);
+      return FALSE;
+    }
+
+  gboolean ok = TRUE;
+  const gchar *name;
+  while (ok && (name = g_dir_read_name(handle)) != NULL)
+    {
+      if (name[0] == '.')
+        continue;
+      gchar *path = g_build_filename(dir, name, NULL);
+      if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        ok = collect_directory(path, files, seen, error);
+      else if (is_pattern_file_name(name) && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        {
+          g_ptr_array_add(files, path);
+          path = NULL;
+        }
+      g_free(path);
+    }
+  g_dir_close(handle);
+  return ok;
+}
+
+static gboolean
+has_glob_chars(const gchar *path)
+{
+  return strpbrk(path, "*?[") != NULL;
+}
+
+/* Fills @files with the files @path means, sorted when there is more than one source. */
+static gboolean
+collect_files(const gchar *path, GPtrArray *files, GError **error)
+{
+  struct stat st;
+  GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  gboolean ok = TRUE;
+
+  if (stat(path, &st) == 0)
+    {
+      if (S_ISDIR(st.st_mode))
+        {
+          ok = collect_directory(path, files, seen, error);
+          if (ok && files->len == 0)
+            {
+              g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO,
+                          "%s: directory holds no pattern database file (*.xml or *.pdb)", path);
+              ok = FALSE;
+            }
+        }
+      else
+        g_ptr_array_add(files, g_strdup(path));
+    }
+  else if (has_glob_chars(path))
+    {
+      glob_t matches;
+      int rc = glob(path, 0, NULL, &matches);
+
+      if (rc == GLOB_NOMATCH || (rc == 0 && matches.gl_pathc == 0))
+        {
+          g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: no file matches this pattern", path);
+          ok = FALSE;
+        }
+      else if (rc != 0)
+        {
+          g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot expand the pattern (%s)", path,
+                      rc == GLOB_NOSPACE ? "out of memory" : "read error");
+          ok = FALSE;
+        }
+      for (gsize i = 0; ok && i < matches.gl_pathc; i++)
+        {
+          const gchar *match = matches.gl_pathv[i];
+          if (stat(match, &st) == 0 && S_ISDIR(st.st_mode))
+            ok = collect_directory(match, files, seen, error);
+          else
+            g_ptr_array_add(files, g_strdup(match));
+        }
+      if (rc == 0 || rc == GLOB_NOMATCH)
+        globfree(&matches);
+    }
+  else
+    {
+      int saved = errno;
+      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot open pattern database: %s",
+                  path, g_strerror(saved));
+      ok = FALSE;
+    }
+
+  g_hash_table_unref(seen);
+  if (ok)
+    g_ptr_array_sort(files, compare_paths);
+  return ok;
+}
+
+PdbDatabase *
+pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **error)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+
+  g_return_val_if_fail(path != NULL, NULL);
+  if (!collect_files(path, files, error))
+    {
+      g_ptr_array_unref(files);
+      return NULL;
+    }
+
+  PdbDatabase *db = pdb_database_new(options);
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && i < files->len; i++)
+    {
+      const gchar *file = g_ptr_array_index(files, i);
+
+      if (options && options->validate_schema)
+        ok = pdb_schema_validate_file(file, error);
+      if (ok)
+        ok = pdb_loader_load_file(db, file, options, error);
+    }
+  g_ptr_array_unref(files);
+
+  if (!ok)
+    {
+      pdb_database_unref(db);
+      return NULL;
+    }
+  if (!db->version)
+    db->version = g_strdup("4");
+  pdb_database_finish(db, options);
+  return db;
+}
+
+/* ---- accessors --------------------------------------------------------- */
+
+const gchar *
+pdb_database_get_version(const PdbDatabase *db)
+{
+  return db->version;
+}
+
+const gchar *
+pdb_database_get_pub_date(const PdbDatabase *db)
+{
+  return db->pub_date;
+}
+
+const GPtrArray *
+pdb_database_get_files(const PdbDatabase *db)
+{
+  return db->files;
+}
+
+const GPtrArray *
+pdb_database_get_rules(const PdbDatabase *db)
+{
+  return db->rules;
+}
+
+const GPtrArray *
+pdb_database_get_rulesets(const PdbDatabase *db)
+{
+  return db->rulesets;
+}
+
+const PdbRadix *
+pdb_database_get_program_tree(const PdbDatabase *db)
+{
+  return db->programs;
+}
+
+const PdbRule *
+pdb_database_find_rule(const PdbDatabase *db, const gchar *rule_id)
+{
+  return g_hash_table_lookup(db->rule_by_id, rule_id);
+}
+
+const PdbRuleset *
+pdb_database_find_ruleset(const PdbDatabase *db, const gchar *program, gsize length)
+{
+  PdbMatch match;
+  const PdbRuleset *ruleset = db->catch_all;
+
+  pdb_match_init(&match);
+  if (db->programs && pdb_radix_lookup(db->programs, program, length, &match))
+    ruleset = match.value;
+  pdb_match_clear(&match);
+  return ruleset;
+}
+
+const PdbRuleset *
+pdb_database_get_catch_all_ruleset(const PdbDatabase *db)
+{
+  return db->catch_all;
+}

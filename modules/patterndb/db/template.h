@@ -1,0 +1,89 @@
+/*
+ * template.h: the subset of syslog-ng's template language that pattern
+ * databases use in <value> texts and context-id attributes.
+ *
+ *   literal text        copied as is; a `$` that starts nothing is literal
+ *   $$                  a literal `$`
+ *   $name               name runs over [A-Za-z0-9_] (so `$user.x` is
+ *                       `${user}` followed by ".x", as in 3.38)
+ *   ${name}             any name up to `}` (`${.classifier.class}`)
+ *   ${name:-default}    `default` (literal text) when the value is unset or empty
+ *   ${name}@N           the value N messages back in the correlation
+ *                       context; @0 is the current message. Only right
+ *                       after `}` and only with digits, else `@` is literal.
+ *
+ * Type hints (3.38 `log_template_compile_with_type_hint`): a text that
+ * starts with a letter or `_`, continues with [A-Za-z0-9_], optional blanks
+ * and `(`, and ends with `)` is a cast `type(template)`. The type must be one
+ * of string, literal, boolean, int, int32, int64, double, float, datetime,
+ * list, json, null (exactly, case-sensitive, no blank before `(`), otherwise
+ * the template does not compile ("Unknown type specified in type hinting"):
+ * `a(b)` fails, `x a(b)`, `1a(b)`, `(b)` and `int64(x) ` are plain text.
+ * Template functions `$(...)` are not supported: they are a compile error.
+ *
+ * A compiled PdbTemplate is immutable and may be evaluated by any number of
+ * threads at once.
+ */
+#ifndef PDB_DB_TEMPLATE_H
+#define PDB_DB_TEMPLATE_H
+
+#include "engine/radix.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PDB_TYPE_HINT_NONE = 0,   /* no cast: a string */
+  PDB_TYPE_HINT_STRING,
+  PDB_TYPE_HINT_LITERAL,
+  PDB_TYPE_HINT_BOOLEAN,
+  PDB_TYPE_HINT_INT32,      /* "int" and "int32" */
+  PDB_TYPE_HINT_INT64,
+  PDB_TYPE_HINT_DOUBLE,     /* "double" and "float" */
+  PDB_TYPE_HINT_DATETIME,
+  PDB_TYPE_HINT_LIST,
+  PDB_TYPE_HINT_JSON,
+  PDB_TYPE_HINT_NULL,
+} PdbTypeHint;
+
+/* The accepted type names, for error messages: "string, literal, ..." */
+#define PDB_TYPE_HINT_NAMES "string, literal, boolean, int, int32, int64, double, float, datetime, list, json, null"
+
+/* Parses an exact type name; FALSE if @name is not one. */
+gboolean pdb_type_hint_parse(const gchar *name, gssize length, PdbTypeHint *hint);
+const gchar *pdb_type_hint_to_string(PdbTypeHint hint);
+/* The engine's value type closest to @hint (ints -> INT64, double -> DOUBLE, others STRING). */
+PdbValueType pdb_type_hint_to_value_type(PdbTypeHint hint);
+
+typedef struct _PdbTemplate PdbTemplate;
+
+/*
+ * Compiles @text. With @with_type_hint (values), a cast is recognised as
+ * described above; without it (context-id) the text is a plain template.
+ * On error returns NULL and sets @error (PDB_DB_ERROR_TEMPLATE) with a
+ * message that says what is wrong, without any file location.
+ */
+PdbTemplate *pdb_template_compile(const gchar *text, gboolean with_type_hint, GError **error);
+void pdb_template_free(PdbTemplate *tmpl);
+
+PdbTypeHint pdb_template_get_type_hint(const PdbTemplate *tmpl);
+/* The largest @N of any ${name}@N reference (0 when none looks back). */
+guint pdb_template_get_max_context_index(const PdbTemplate *tmpl);
+/* TRUE when the template is literal text only (no references). */
+gboolean pdb_template_is_literal(const PdbTemplate *tmpl);
+
+/*
+ * Looks up @name in the message @context_index messages back (0: the current
+ * one). Returns NULL when unset; *length may be set to -1 for a NUL-terminated
+ * value.
+ */
+typedef const gchar *(*PdbTemplateLookupFunc)(const gchar *name, guint context_index,
+                                              gssize *length, gpointer user_data);
+
+/* Appends the expansion of @tmpl to @out. */
+void pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
+                         gpointer user_data, GString *out);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * test-db-template.c: the template subset of db/template.h.
+ *
+ * Rows marked [pdbtool] were checked with Debian's pdbtool 3.38.1: a rule
+ * with <value name="x">TEMPLATE</value> matched "foo 12 bob" with
+ * `foo @NUMBER:n@ @STRING:user@`, and the printed x= (or the load error)
+ * is the expected result here.
+ */
+#include <criterion/criterion.h>
+#include <glib.h>
+#include <string.h>
+
+#include "db/database.h"
+#include "db/template.h"
+
+/* The message: user=bob, n=12, empty=""; one message back: user=alice. */
+static const gchar *
+lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  static const struct
+  {
+    guint index;
+    const gchar *name;
+    const gchar *value;
+  } values[] =
+  {
+    { 0, "user", "bob" },
+    { 0, "n", "12" },
+    { 0, "empty", "" },
+    { 0, ".classifier.class", "c" },
+    { 1, "user", "alice" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(values); i++)
+    if (values[i].index == context_index && strcmp(values[i].name, name) == 0)
+      {
+        *length = -1;
+        return values[i].value;
+      }
+  return NULL;
+}
+
+typedef struct
+{
+  const gchar *text;
+  const gchar *expected;       /* NULL: compile error */
+  PdbTypeHint hint;
+  const gchar *error_part;     /* a substring of the error */
+} TemplateRow;
+
+static const TemplateRow value_rows[] =
+{
+  { "plain text", "plain text", PDB_TYPE_HINT_NONE, NULL },
+  { "$user", "bob", PDB_TYPE_HINT_NONE, NULL },                           /* [pdbtool] */
+  { "${user}", "bob", PDB_TYPE_HINT_NONE, NULL },                         /* [pdbtool] */
+  { "$user.x", "bob.x", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] '.' ends a name */
+  { "$.classifier.class", "$.classifier.class", PDB_TYPE_HINT_NONE, NULL }, /* [pdbtool] */
+  { "${.classifier.class}", "c", PDB_TYPE_HINT_NONE, NULL },              /* [pdbtool] */
+  { "$user_x", "", PDB_TYPE_HINT_NONE, NULL },                            /* [pdbtool] */
+  { "$user$user", "bobbob", PDB_TYPE_HINT_NONE, NULL },                   /* [pdbtool] */
+  { "${user}${n}", "bob12", PDB_TYPE_HINT_NONE, NULL },                   /* [pdbtool] */
+  { "$$", "$", PDB_TYPE_HINT_NONE, NULL },                                /* [pdbtool] */
+  { "$$$", "$$", PDB_TYPE_HINT_NONE, NULL },                              /* [pdbtool] */
+  { "$${user}", "${user}", PDB_TYPE_HINT_NONE, NULL },                    /* [pdbtool] */
+  { "a$$b", "a$b", PDB_TYPE_HINT_NONE, NULL },                            /* [pdbtool] */
+  { "a$", "a$", PDB_TYPE_HINT_NONE, NULL },                               /* [pdbtool] */
+  { "$ user", "$ user", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "$-x", "$-x", PDB_TYPE_HINT_NONE, NULL },                             /* [pdbtool] */
+  { "${user}@0", "bob", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "${user}@1", "alice", PDB_TYPE_HINT_NONE, NULL },
+  { "${user}@1x", "alicex", PDB_TYPE_HINT_NONE, NULL },
+  { "${user}@", "bob@", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "${user}@x", "bob@x", PDB_TYPE_HINT_NONE, NULL },                     /* [pdbtool] */
+  { "${user}@-1", "bob@-1", PDB_TYPE_HINT_NONE, NULL },                   /* [pdbtool] */
+  { "$user@0", "bob@0", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] @N only after braces */
+  { "${zz:-d}", "d", PDB_TYPE_HINT_NONE, NULL },                          /* [pdbtool] */
+  { "${user:-d}", "bob", PDB_TYPE_HINT_NONE, NULL },                      /* [pdbtool] */
+  { "${empty:-d}", "d", PDB_TYPE_HINT_NONE, NULL },
+  { "${zz:-$user}", "$user", PDB_TYPE_HINT_NONE, NULL },                  /* [pdbtool] default is literal */
+  { "${}", "", PDB_TYPE_HINT_NONE, NULL },                                /* [pdbtool] */
+  { "${ user}", "", PDB_TYPE_HINT_NONE, NULL },                           /* [pdbtool] */
+  { "$1", "", PDB_TYPE_HINT_NONE, NULL },                                 /* [pdbtool] */
+  { "int64(${n})", "12", PDB_TYPE_HINT_INT64, NULL },                     /* [pdbtool] */
+  { "int(${n})", "12", PDB_TYPE_HINT_INT32, NULL },                       /* [pdbtool] */
+  { "int32(${n})", "12", PDB_TYPE_HINT_INT32, NULL },                     /* [pdbtool] */
+  { "string(x)", "x", PDB_TYPE_HINT_STRING, NULL },                       /* [pdbtool] */
+  { "literal(x)", "x", PDB_TYPE_HINT_LITERAL, NULL },                     /* [pdbtool] */
+  { "boolean(x)", "x", PDB_TYPE_HINT_BOOLEAN, NULL },                     /* [pdbtool] */
+  { "double(x)", "x", PDB_TYPE_HINT_DOUBLE, NULL },                       /* [pdbtool] */
+  { "float(1)", "1", PDB_TYPE_HINT_DOUBLE, NULL },                        /* [pdbtool] */
+  { "datetime(x)", "x", PDB_TYPE_HINT_DATETIME, NULL },                   /* [pdbtool] */
+  { "list(x)", "x", PDB_TYPE_HINT_LIST, NULL },                           /* [pdbtool] */
+  { "json(x)", "x", PDB_TYPE_HINT_JSON, NULL },                           /* [pdbtool] */
+  { "null(x)", "x", PDB_TYPE_HINT_NULL, NULL },                           /* [pdbtool] */
+  { "int64()", "", PDB_TYPE_HINT_INT64, NULL },                           /* [pdbtool] */
+  { "string( $user )", " bob ", PDB_TYPE_HINT_STRING, NULL },             /* [pdbtool] */
+  { "int64(()", "(", PDB_TYPE_HINT_INT64, NULL },                         /* [pdbtool] last ')' closes */
+  { "x a(b)", "x a(b)", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "(b)", "(b)", PDB_TYPE_HINT_NONE, NULL },                             /* [pdbtool] */
+  { " int64(${n})", " int64(12)", PDB_TYPE_HINT_NONE, NULL },             /* [pdbtool] */
+  { "int64(${n}) ", "int64(12) ", PDB_TYPE_HINT_NONE, NULL },             /* [pdbtool] */
+  { "int64(${n}", "int64(12", PDB_TYPE_HINT_NONE, NULL },                 /* [pdbtool] */
+  { "int64(${n})x", "int64(12)x", PDB_TYPE_HINT_NONE, NULL },             /* [pdbtool] */
+  { "1a(b)", "1a(b)", PDB_TYPE_HINT_NONE, NULL },                         /* [pdbtool] */
+  { "a.b(c)", "a.b(c)", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "a-(b)", "a-(b)", PDB_TYPE_HINT_NONE, NULL },                         /* [pdbtool] */
+  { "a b(c)", "a b(c)", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "ab)", "ab)", PDB_TYPE_HINT_NONE, NULL },                             /* [pdbtool] */
+  { "", "", PDB_TYPE_HINT_NONE, NULL },
+  /* 3.38 rejects the whole database for these. */
+  { "a(b)", NULL, PDB_TYPE_HINT_NONE, "unknown type 'a'" },              /* [pdbtool] */
+  { "default(x)", NULL, PDB_TYPE_HINT_NONE, "unknown type 'default'" },  /* [pdbtool] */
+  { "INT64(${n})", NULL, PDB_TYPE_HINT_NONE, "unknown type 'INT64'" },   /* [pdbtool] */
+  { "int64 (${n})", NULL, PDB_TYPE_HINT_NONE, "unknown type 'int64 '" }, /* [pdbtool] */
+  { "_a(b)", NULL, PDB_TYPE_HINT_NONE, "unknown type '_a'" },            /* [pdbtool] */
+  { "a_b(c)", NULL, PDB_TYPE_HINT_NONE, "unknown type 'a_b'" },          /* [pdbtool] */
+  { "a(b)c(d)", NULL, PDB_TYPE_HINT_NONE, "unknown type 'a'" },          /* [pdbtool] */
+  { "x(y))", NULL, PDB_TYPE_HINT_NONE, "unknown type 'x'" },             /* [pdbtool] */
+  { "integer(1)", NULL, PDB_TYPE_HINT_NONE, "unknown type 'integer'" },  /* [pdbtool] */
+  { "nvp(x)", NULL, PDB_TYPE_HINT_NONE, "unknown type 'nvp'" },          /* [pdbtool] */
+  { "${user", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },              /* [pdbtool] */
+  { "${zz:d}", NULL, PDB_TYPE_HINT_NONE, "unknown substitution" },       /* [pdbtool] */
+  { "$(echo x)", NULL, PDB_TYPE_HINT_NONE, "template functions" },       /* 3.38 has them; we do not */
+  { "int64(${n)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
+};
+
+Test(template, values_with_type_hints)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(value_rows); i++)
+    {
+      const TemplateRow *row = &value_rows[i];
+      GError *error = NULL;
+      PdbTemplate *tmpl = pdb_template_compile(row->text, TRUE, &error);
+
+      if (!row->expected)
+        {
+          cr_expect_null(tmpl, "row %zu '%s': should not compile", i, row->text);
+          if (error)
+            {
+              cr_expect(strstr(error->message, row->error_part) != NULL,
+                        "row %zu '%s': error '%s' should contain '%s'", i, row->text, error->message,
+                        row->error_part);
+              cr_expect(error->domain == PDB_DB_ERROR && error->code == PDB_DB_ERROR_TEMPLATE,
+                        "row %zu: error domain/code", i);
+            }
+          else
+            cr_expect_fail("row %zu '%s': no error set", i, row->text);
+          g_clear_error(&error);
+          pdb_template_free(tmpl);
+          continue;
+        }
+
+      cr_expect_not_null(tmpl, "row %zu '%s': %s", i, row->text, error ? error->message : "");
+      if (!tmpl)
+        {
+          g_clear_error(&error);
+          continue;
+        }
+      GString *out = g_string_new(NULL);
+      pdb_template_append(tmpl, lookup, NULL, out);
+      cr_expect_str_eq(out->str, row->expected, "row %zu '%s': got '%s', expected '%s'",
+                       i, row->text, out->str, row->expected);
+      cr_expect_eq(pdb_template_get_type_hint(tmpl), row->hint, "row %zu '%s': type hint %d, expected %d",
+                   i, row->text, pdb_template_get_type_hint(tmpl), row->hint);
+      g_string_free(out, TRUE);
+      pdb_template_free(tmpl);
+    }
+}
+
+Test(template, without_type_hint_parentheses_are_text)
+{
+  /* context-id is compiled without type hints: `a(b)` is plain text. */
+  PdbTemplate *tmpl = pdb_template_compile("a($user)", FALSE, NULL);
+  GString *out = g_string_new(NULL);
+
+  cr_assert_not_null(tmpl);
+  pdb_template_append(tmpl, lookup, NULL, out);
+  cr_expect_str_eq(out->str, "a(bob)");
+  cr_expect_eq(pdb_template_get_type_hint(tmpl), PDB_TYPE_HINT_NONE);
+  g_string_free(out, TRUE);
+  pdb_template_free(tmpl);
+}
+
+Test(template, context_index_and_literal_flags)
+{
+  static const struct
+  {
+    const gchar *text;
+    guint max_index;
+    gboolean literal;
+  } rows[] =
+  {
+    { "abc", 0, TRUE },
+    { "a$$b", 0, TRUE },
+    { "$user", 0, FALSE },
+    { "${user}@2 ${n}@10 ${x}", 10, FALSE },
+    { "${user}@0", 0, FALSE },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      PdbTemplate *tmpl = pdb_template_compile(rows[i].text, TRUE, NULL);
+      cr_assert_not_null(tmpl, "row %zu", i);
+      cr_expect_eq(pdb_template_get_max_context_index(tmpl), rows[i].max_index,
+                   "row %zu '%s': max index %u", i, rows[i].text, pdb_template_get_max_context_index(tmpl));
+      cr_expect_eq(pdb_template_is_literal(tmpl), rows[i].literal, "row %zu '%s': literal", i, rows[i].text);
+      pdb_template_free(tmpl);
+    }
+}
+
+Test(template, context_lookup_receives_index)
+{
+  /* A lookup that answers with the index it was asked for. */
+  PdbTemplate *tmpl = pdb_template_compile("${a}@3/${b}@0/$c", TRUE, NULL);
+  GString *out = g_string_new(NULL);
+
+  cr_assert_not_null(tmpl);
+  pdb_template_append(tmpl, lookup, NULL, out);
+  cr_expect_str_eq(out->str, "//");
+  g_string_truncate(out, 0);
+  pdb_template_append(tmpl, NULL, NULL, out);
+  cr_expect_str_eq(out->str, "//", "no lookup: every reference is empty");
+  g_string_free(out, TRUE);
+  pdb_template_free(tmpl);
+}
+
+Test(template, type_hint_names)
+{
+  static const struct
+  {
+    const gchar *name;
+    gboolean ok;
+    PdbValueType value_type;
+  } rows[] =
+  {
+    { "string", TRUE, PDB_VALUE_STRING },
+    { "int64", TRUE, PDB_VALUE_INT64 },
+    { "int32", TRUE, PDB_VALUE_INT64 },
+    { "int", TRUE, PDB_VALUE_INT64 },
+    { "double", TRUE, PDB_VALUE_DOUBLE },
+    { "float", TRUE, PDB_VALUE_DOUBLE },
+    { "boolean", TRUE, PDB_VALUE_STRING },
+    { "datetime", TRUE, PDB_VALUE_STRING },
+    { "Int64", FALSE, PDB_VALUE_STRING },
+    { "integer", FALSE, PDB_VALUE_STRING },
+    { "", FALSE, PDB_VALUE_STRING },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      PdbTypeHint hint = PDB_TYPE_HINT_NONE;
+      gboolean ok = pdb_type_hint_parse(rows[i].name, -1, &hint);
+
+      cr_expect_eq(ok, rows[i].ok, "row %zu '%s'", i, rows[i].name);
+      if (ok)
+        cr_expect_eq(pdb_type_hint_to_value_type(hint), rows[i].value_type, "row %zu '%s'", i, rows[i].name);
+    }
+}
