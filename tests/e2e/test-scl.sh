@@ -27,7 +27,7 @@ if daemon_start "$T/syslog-ng.conf"; then
   daemon_stop
   check_eq "patterndb-classify() with prefix()" "bob system
  unknown
- " "$(cat "$T/prefix.log" 2>&1)"
+ unknown" "$(cat "$T/prefix.log" 2>&1)"
   check_eq "patterndb-classify() passes drop-unmatched() and extra options through" "bob r-accept
 eve r-fail" "$(cat "$T/drop.log" 2>&1)"
   check "no errors logged" bash -c "! grep -qi error '$DAEMON_LOG'"

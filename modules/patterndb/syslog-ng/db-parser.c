@@ -235,13 +235,18 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
   /* Keeps every pointer into the message's values valid while we write. */
   NVTable *payload = nv_table_ref(msg->payload);
   ScratchBuffersMarker marker;
-  PdbSngMessage target = { .msg = msg, .db = db };
+  PdbSngMessage target =
+  {
+    .msg = msg,
+    .db = db,
+    .template_options = &log_pipe_get_config(&s->super)->template_options,
+  };
 
   scratch_buffers_mark(&marker);
   if (self->program_template)
     {
       GString *program = scratch_buffers_alloc();
-      LogTemplateEvalOptions options = { &log_pipe_get_config(&s->super)->template_options, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
+      LogTemplateEvalOptions options = { target.template_options, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
 
       log_template_format(self->program_template, msg, &options, program);
       target.program = program->str;

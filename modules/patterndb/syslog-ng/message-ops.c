@@ -11,10 +11,17 @@
  * Name -> NVHandle lookups go through a small per-thread cache: syslog-ng's
  * registry takes a global lock on every lookup, and handles never change
  * during the life of the process, so a cached handle is always right.
+ *
+ * Names in <value> templates resolve as in syslog-ng's own templates: a
+ * macro ($DATE, $SOURCEIP, $MSGHDR ...) first, else a name-value pair.
+ * Macro texts live in scratch buffers, released when the parser's
+ * process() returns.
  */
 #include "message-ops.h"
 
 #include "logmsg/nvtable.h"
+#include "template/macros.h"
+#include "scratch-buffers.h"
 
 #include <string.h>
 
@@ -92,6 +99,19 @@ static const gchar *
 pdb_sng_get(gpointer p, const gchar *name, gssize *length)
 {
   PdbSngMessage *m = p;
+  guint macro = log_macro_lookup(name, strlen(name));
+
+  if (macro)
+    {
+      GString *text = scratch_buffers_alloc();
+      LogTemplateEvalOptions options = { m->template_options, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
+
+      log_macro_expand(macro, FALSE, &options, m->msg, text, NULL);
+      if (length)
+        *length = text->len;
+      return text->str;
+    }
+
   NVHandle handle = pdb_sng_handle(name);
   gssize len = 0;
   const gchar *value = log_msg_get_value_if_set(m->msg, handle, &len);

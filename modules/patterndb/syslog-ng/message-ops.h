@@ -7,6 +7,7 @@
 
 #include "loaded-db.h"
 #include "logmsg/logmsg.h"
+#include "template/templates.h"
 
 /*
  * What the ops write into: @msg must be writable. @program and @message
@@ -25,6 +26,8 @@ typedef struct _PdbSngMessage
   const gchar *message;
   gsize message_length;
   NVHandle message_handle;
+  /* for macros ($DATE, $SOURCEIP ...) in <value> templates */
+  const LogTemplateOptions *template_options;
 } PdbSngMessage;
 
 extern const PdbMessageOps pdb_sng_message_ops;
