@@ -322,15 +322,13 @@ process(Matcher *m, const gchar *program, gsize program_length,
       if (m->opt->explain)
         print_explanation(m, program, program_length, message, message_length);
     }
-  pdb_result_clear(&m->result);
-  pdb_result_init(&m->result);
 }
 
 static void
-set_slice(PdbToolMessage *msg, const gchar *name, PdbSlice s)
+set_slice(PdbToolMessage *msg, guint handle, PdbSlice s)
 {
   if (s.data)
-    pdb_tool_message_set(msg, name, -1, s.data, s.length, PDB_VALUE_STRING);
+    pdb_tool_message_set_handle(msg, handle, s.data, s.length, PDB_VALUE_STRING);
 }
 
 static void
@@ -370,20 +368,21 @@ process_line(Matcher *m, const gchar *line, gsize length)
         }
       else
         g_string_append_len(m->error_text, line, length);
-      pdb_tool_message_set(m->msg, "HOST", -1, "", 0, PDB_VALUE_STRING);
-      pdb_tool_message_set(m->msg, "MESSAGE", -1, m->error_text->str, m->error_text->len, PDB_VALUE_STRING);
-      pdb_tool_message_set(m->msg, "PROGRAM", -1, "syslog-ng", -1, PDB_VALUE_STRING);
-      pdb_tool_message_set(m->msg, "PID", -1, m->pid_text, -1, PDB_VALUE_STRING);
+      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_HOST, "", 0, PDB_VALUE_STRING);
+      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_MESSAGE, m->error_text->str, m->error_text->len,
+                                  PDB_VALUE_STRING);
+      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_PROGRAM, "syslog-ng", -1, PDB_VALUE_STRING);
+      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_PID, m->pid_text, -1, PDB_VALUE_STRING);
       process(m, "syslog-ng", 9, m->error_text->str, m->error_text->len);
       return;
     }
-  set_slice(m->msg, "HOST", l.host);
-  pdb_tool_message_set(m->msg, "MESSAGE", -1, l.message.data ? l.message.data : empty,
-                       l.message.length, PDB_VALUE_STRING);
-  set_slice(m->msg, "PROGRAM", l.program);
-  set_slice(m->msg, "PID", l.pid);
-  set_slice(m->msg, "MSGID", l.msgid);
-  set_slice(m->msg, "LEGACY_MSGHDR", l.legacy_msghdr);
+  set_slice(m->msg, PDB_TOOL_HANDLE_HOST, l.host);
+  pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_MESSAGE, l.message.data ? l.message.data : empty,
+                              l.message.length, PDB_VALUE_STRING);
+  set_slice(m->msg, PDB_TOOL_HANDLE_PROGRAM, l.program);
+  set_slice(m->msg, PDB_TOOL_HANDLE_PID, l.pid);
+  set_slice(m->msg, PDB_TOOL_HANDLE_MSGID, l.msgid);
+  set_slice(m->msg, PDB_TOOL_HANDLE_LEGACY_MSGHDR, l.legacy_msghdr);
   if (l.time_quality >= 0)
     pdb_tool_message_set(m->msg, ".SDATA.timeQuality.isSynced", -1, l.time_quality ? "1" : "0", 1,
                          PDB_VALUE_STRING);

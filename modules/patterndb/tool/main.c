@@ -17,9 +17,19 @@
 /* Each subcommand's entry point, defined in its cmd-<name>.c. Add a line
  * here and one row to pdb_commands[] below for a new subcommand. */
 int pdb_cmd_patternize(int argc, char **argv);
+int pdb_cmd_match(int argc, char **argv);
+int pdb_cmd_test(int argc, char **argv);
+int pdb_cmd_merge(int argc, char **argv);
+int pdb_cmd_dump(int argc, char **argv);
+int pdb_cmd_dictionary(int argc, char **argv);
 
 const PdbCommand pdb_commands[] =
 {
+  { "match", pdb_cmd_match, "Match a message against the pattern database" },
+  { "test", pdb_cmd_test, "Test pattern databases against their examples" },
+  { "merge", pdb_cmd_merge, "Merge pattern databases" },
+  { "dump", pdb_cmd_dump, "Dump pattern database tree" },
+  { "dictionary", pdb_cmd_dictionary, "Dump pattern dictionary" },
   { "patternize", pdb_cmd_patternize, "Create a pattern database from logs (clustering)" },
   { NULL, NULL, NULL }
 };

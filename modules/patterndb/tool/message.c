@@ -12,6 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A growable array of handles: pushing is the hot path of every value. */
+typedef struct
+{
+  guint *data;
+  guint len;
+  guint cap;
+} UintStack;
+
+static inline void
+stack_push(UintStack *st, guint v)
+{
+  if (G_UNLIKELY(st->len == st->cap))
+    {
+      st->cap = st->cap ? st->cap * 2 : 32;
+      st->data = g_renew(guint, st->data, st->cap);
+    }
+  st->data[st->len++] = v;
+}
+
 typedef struct
 {
   GString *value;
@@ -24,12 +43,17 @@ struct _PdbToolMessage
   GHashTable *handles;   /* name -> handle + 1; keys are the strings in `names` */
   GPtrArray *names;      /* handle -> name (owned) */
   GArray *slots;         /* handle -> Slot */
-  GArray *set_handles;   /* handles set in this message, in any order */
+  UintStack set_handles; /* handles set in this message, in any order */
   GHashTable *tag_ids;   /* tag -> id + 1 */
   GPtrArray *tag_names;  /* id -> tag (owned) */
   GArray *tag_stamps;    /* id -> guint32 */
-  GArray *set_tags;      /* ids set in this message (may hold cleared ones) */
+  UintStack set_tags;    /* ids set in this message */
   guint32 stamp;
+  /* pointer -> handle cache for names passed by the database layer, whose
+   * strings live as long as the database: a hit is confirmed with strcmp,
+   * so a reused transient buffer can never get a wrong handle */
+  struct { const gchar *name; guint handle; } name_cache[256];
+  struct { const gchar *name; guint id; } tag_cache[64];
 };
 
 /* 3.38's built-in value handles, in their numbering order. */
@@ -97,11 +121,9 @@ pdb_tool_message_new(void)
   msg->handles = g_hash_table_new(g_str_hash, g_str_equal);
   msg->names = g_ptr_array_new_with_free_func(g_free);
   msg->slots = g_array_new(FALSE, FALSE, sizeof(Slot));
-  msg->set_handles = g_array_new(FALSE, FALSE, sizeof(guint));
   msg->tag_ids = g_hash_table_new(g_str_hash, g_str_equal);
   msg->tag_names = g_ptr_array_new_with_free_func(g_free);
   msg->tag_stamps = g_array_new(FALSE, FALSE, sizeof(guint32));
-  msg->set_tags = g_array_new(FALSE, FALSE, sizeof(guint));
   msg->stamp = 1;
   for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
     lookup_handle(msg, builtin_names[i], -1, TRUE);
@@ -120,11 +142,11 @@ pdb_tool_message_free(PdbToolMessage *msg)
   g_hash_table_destroy(msg->handles);
   g_ptr_array_free(msg->names, TRUE);
   g_array_free(msg->slots, TRUE);
-  g_array_free(msg->set_handles, TRUE);
+  g_free(msg->set_handles.data);
   g_hash_table_destroy(msg->tag_ids);
   g_ptr_array_free(msg->tag_names, TRUE);
   g_array_free(msg->tag_stamps, TRUE);
-  g_array_free(msg->set_tags, TRUE);
+  g_free(msg->set_tags.data);
   g_free(msg);
 }
 
@@ -141,8 +163,8 @@ pdb_tool_message_reset(PdbToolMessage *msg)
         g_array_index(msg->tag_stamps, guint32, i) = 0;
       msg->stamp = 1;
     }
-  g_array_set_size(msg->set_handles, 0);
-  g_array_set_size(msg->set_tags, 0);
+  msg->set_handles.len = 0;
+  msg->set_tags.len = 0;
 }
 
 void
@@ -288,10 +310,9 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
 }
 
 void
-pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
-                     const gchar *value, gssize length, PdbValueType type)
+pdb_tool_message_set_handle(PdbToolMessage *msg, guint h, const gchar *value, gssize length,
+                            PdbValueType type)
 {
-  guint h = lookup_handle(msg, name, name_length, TRUE);
   Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
 
   if (length < 0)
@@ -299,18 +320,41 @@ pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
   if (slot->stamp != msg->stamp)
     {
       slot->stamp = msg->stamp;
-      g_array_append_val(msg->set_handles, h);
+      stack_push(&msg->set_handles, h);
     }
-  g_string_truncate(slot->value, 0);
+  g_string_set_size(slot->value, length);
   if (length)
-    g_string_append_len(slot->value, value, length);
+    memcpy(slot->value->str, value, length);
   slot->type = type;
+}
+
+void
+pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
+                     const gchar *value, gssize length, PdbValueType type)
+{
+  pdb_tool_message_set_handle(msg, lookup_handle(msg, name, name_length, TRUE), value, length, type);
+}
+
+/* lookup_handle() for a NUL-terminated name, through the pointer cache */
+static guint
+cached_handle(PdbToolMessage *msg, const gchar *name)
+{
+  guint slot = (guint) (((guintptr) name >> 3) & (G_N_ELEMENTS(msg->name_cache) - 1));
+  guint h = msg->name_cache[slot].handle;
+
+  if (msg->name_cache[slot].name == name && h
+      && strcmp(g_ptr_array_index(msg->names, h - 1), name) == 0)
+    return h;
+  h = lookup_handle(msg, name, -1, TRUE);
+  msg->name_cache[slot].name = name;
+  msg->name_cache[slot].handle = h;
+  return h;
 }
 
 static Slot *
 find_set_slot(PdbToolMessage *msg, const gchar *name)
 {
-  guint h = lookup_handle(msg, name, -1, FALSE);
+  guint h = cached_handle(msg, name);
   Slot *slot;
 
   if (!h)
@@ -342,31 +386,49 @@ pdb_tool_message_get_type(PdbToolMessage *msg, const gchar *name, PdbValueType *
   return TRUE;
 }
 
+/* lookup_tag() through a pointer cache (confirmed with strcmp, see name_cache) */
+static guint
+cached_tag(PdbToolMessage *msg, const gchar *tag)
+{
+  guint slot = (guint) (((guintptr) tag >> 3) & (G_N_ELEMENTS(msg->tag_cache) - 1));
+  guint id = msg->tag_cache[slot].id;
+
+  if (msg->tag_cache[slot].name == tag && id
+      && strcmp(g_ptr_array_index(msg->tag_names, id - 1), tag) == 0)
+    return id;
+  id = lookup_tag(msg, tag, TRUE);
+  msg->tag_cache[slot].name = tag;
+  msg->tag_cache[slot].id = id;
+  return id;
+}
+
 void
 pdb_tool_message_set_tag(PdbToolMessage *msg, const gchar *tag)
 {
-  guint id = lookup_tag(msg, tag, TRUE);
+  guint id = cached_tag(msg, tag);
   guint32 *stamp = &g_array_index(msg->tag_stamps, guint32, id - 1);
 
   if (*stamp != msg->stamp)
     {
       *stamp = msg->stamp;
-      g_array_append_val(msg->set_tags, id);
+      stack_push(&msg->set_tags, id);
     }
 }
 
 void
 pdb_tool_message_clear_tag(PdbToolMessage *msg, const gchar *tag)
 {
-  guint id = lookup_tag(msg, tag, FALSE);
+  guint id = cached_tag(msg, tag);
 
-  if (!id)
+  if (g_array_index(msg->tag_stamps, guint32, id - 1) != msg->stamp)
     return;
   g_array_index(msg->tag_stamps, guint32, id - 1) = 0;
-  for (guint i = 0; i < msg->set_tags->len; i++)
-    if (g_array_index(msg->set_tags, guint, i) == id)
+  for (guint i = 0; i < msg->set_tags.len; i++)
+    if (msg->set_tags.data[i] == id)
       {
-        g_array_remove_index(msg->set_tags, i);
+        memmove(msg->set_tags.data + i, msg->set_tags.data + i + 1,
+                (msg->set_tags.len - i - 1) * sizeof(guint));
+        msg->set_tags.len--;
         break;
       }
 }
@@ -388,7 +450,7 @@ ops_get(gpointer msg, const gchar *name, gssize *length)
 static void
 ops_set(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type)
 {
-  pdb_tool_message_set(msg, name, -1, value, length, type);
+  pdb_tool_message_set_handle(msg, cached_handle(msg, name), value, length, type);
 }
 
 static void
@@ -422,8 +484,10 @@ compare_uint(const void *a, const void *b)
 static void
 sort_set(PdbToolMessage *msg)
 {
-  qsort(msg->set_handles->data, msg->set_handles->len, sizeof(guint), compare_uint);
-  qsort(msg->set_tags->data, msg->set_tags->len, sizeof(guint), compare_uint);
+  if (msg->set_handles.len > 1)
+    qsort(msg->set_handles.data, msg->set_handles.len, sizeof(guint), compare_uint);
+  if (msg->set_tags.len > 1)
+    qsort(msg->set_tags.data, msg->set_tags.len, sizeof(guint), compare_uint);
 }
 
 void
@@ -432,9 +496,9 @@ pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out)
   gboolean first = TRUE;
 
   sort_set(msg);
-  for (guint i = 0; i < msg->set_tags->len; i++)
+  for (guint i = 0; i < msg->set_tags.len; i++)
     {
-      guint id = g_array_index(msg->set_tags, guint, i);
+      guint id = msg->set_tags.data[i];
 
       if (!first)
         g_string_append_c(out, ',');
@@ -447,9 +511,9 @@ void
 pdb_tool_message_format_values(PdbToolMessage *msg, GString *out)
 {
   sort_set(msg);
-  for (guint i = 0; i < msg->set_handles->len; i++)
+  for (guint i = 0; i < msg->set_handles.len; i++)
     {
-      guint h = g_array_index(msg->set_handles, guint, i);
+      guint h = msg->set_handles.data[i];
       const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
 
       g_string_append(out, g_ptr_array_index(msg->names, h - 1));
@@ -520,16 +584,16 @@ pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
   else
     g_string_append(out, "null");
   g_string_append(out, ",\"tags\":[");
-  for (guint i = 0; i < msg->set_tags->len; i++)
+  for (guint i = 0; i < msg->set_tags.len; i++)
     {
       if (i)
         g_string_append_c(out, ',');
-      pdb_json_append_string(out, g_ptr_array_index(msg->tag_names, g_array_index(msg->set_tags, guint, i) - 1), -1);
+      pdb_json_append_string(out, g_ptr_array_index(msg->tag_names, msg->set_tags.data[i] - 1), -1);
     }
   g_string_append(out, "],\"values\":{");
-  for (guint i = 0; i < msg->set_handles->len; i++)
+  for (guint i = 0; i < msg->set_handles.len; i++)
     {
-      guint h = g_array_index(msg->set_handles, guint, i);
+      guint h = msg->set_handles.data[i];
       const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
 
       if (!first)

@@ -37,6 +37,23 @@ void pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *
 void pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssize length);
 void pdb_tool_message_register_tag(PdbToolMessage *msg, const gchar *tag);
 
+/* The handles of the built-in names, fixed for every store. */
+enum
+{
+  PDB_TOOL_HANDLE_HOST = 1,
+  PDB_TOOL_HANDLE_HOST_FROM,
+  PDB_TOOL_HANDLE_MESSAGE,
+  PDB_TOOL_HANDLE_PROGRAM,
+  PDB_TOOL_HANDLE_PID,
+  PDB_TOOL_HANDLE_MSGID,
+  PDB_TOOL_HANDLE_SOURCE,
+  PDB_TOOL_HANDLE_LEGACY_MSGHDR,
+  PDB_TOOL_HANDLE_CLASS,
+  PDB_TOOL_HANDLE_RULE_ID,
+};
+
+void pdb_tool_message_set_handle(PdbToolMessage *msg, guint handle, const gchar *value,
+                                 gssize length, PdbValueType type);
 void pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
                           const gchar *value, gssize length, PdbValueType type);
 /* NULL when unset; *length is set. */
