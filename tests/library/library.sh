@@ -1,0 +1,41 @@
+# tests/library/library.sh: sourced by the pattern library suites.
+# Chooses the tool that runs `test`, `match` and `merge`: our own
+# $top_builddir/patterndb when its --help lists the subcommand, else Debian's
+# pdbtool (said with a diag line). Sets LIBDIR and LIBFILES.
+
+LIBDIR="$top_srcdir/contrib/patterns"
+LIBFILES=$(ls "$LIBDIR"/*.xml 2>/dev/null | sort)
+DEBIAN_PDBTOOL=${PDBTOOL_BIN:-/usr/bin/pdbtool}
+[ -x "$DEBIAN_PDBTOOL" ] || DEBIAN_PDBTOOL=$(command -v pdbtool 2>/dev/null || true)
+
+# library_tool SUBCOMMAND: prints the tool to run SUBCOMMAND with.
+library_tool() {
+  local ours="$top_builddir/patterndb"
+  if [ -x "$ours" ] && "$ours" --help 2>&1 | grep -qE "^[[:space:]]+$1[[:space:]]"; then
+    echo "$ours"
+  elif [ -n "$DEBIAN_PDBTOOL" ]; then
+    echo "$DEBIAN_PDBTOOL"
+  fi
+}
+
+# library_merge OUT: the whole library merged into one file OUT (Debian's
+# pdbtool cannot load a directory, so every tool gets the merged file). The
+# XML files are copied to a directory of their own first: merge reads every
+# file of its directory, and README is not a pattern database.
+library_merge() {
+  local tool dir
+  tool=$(library_tool merge)
+  [ -n "$tool" ] || return 1
+  dir=$(dirname "$1")/library-files
+  rm -rf "$dir" && mkdir -p "$dir" || return 1
+  # shellcheck disable=SC2086
+  cp $LIBFILES "$dir/" || return 1
+  "$tool" merge -D "$dir" -p "$1" >"$1.log" 2>&1 && [ -s "$1" ] &&
+    [ "$(grep -c '<rule ' "$1")" -eq "$(cat $LIBFILES | grep -c '<rule ')" ]
+}
+
+# library_test_ok OUTPUT-FILE RC: a `test` run passed (exit 0, no wrong
+# value, no rule conflict).
+library_test_ok() {
+  [ "$2" -eq 0 ] && ! grep -v '^Testing message' "$1" | grep -qiE 'conflict|wrong match'
+}
