@@ -34,8 +34,14 @@ for sample in Linux/Linux_2k.log OpenSSH/OpenSSH_2k.log; do
   check_eq "$name: one classification per line" "$total" "$got"
   check "$name: at least $MIN% of the lines classified" \
     [ $((matched * 100)) -ge $((total * MIN)) ]
-  if [ -n "$DEBIAN_PDBTOOL" ] && [ "$TOOL" != "$DEBIAN_PDBTOOL" ]; then
+  if [ "$TOOL" != "$DEBIAN_PDBTOOL" ]; then
+    # Our tool also loads the library directory itself (as db-parser does).
     "$TOOL" match -p "$DB" -f "$log" -T '${.classifier.rule_id}\n' >"$TEST_TMPDIR/ours" 2>/dev/null
+    "$TOOL" match -p "$LIBDIR" -f "$log" -T '${.classifier.rule_id}\n' >"$TEST_TMPDIR/ours-dir" 2>/dev/null
+    check "$name: the library directory classifies like the merged file" \
+      cmp -s "$TEST_TMPDIR/ours" "$TEST_TMPDIR/ours-dir"
+  fi
+  if [ -n "$DEBIAN_PDBTOOL" ] && [ "$TOOL" != "$DEBIAN_PDBTOOL" ]; then
     "$DEBIAN_PDBTOOL" match -p "$DB" -f "$log" -T '${.classifier.rule_id}\n' >"$TEST_TMPDIR/theirs" 2>/dev/null
     if cmp -s "$TEST_TMPDIR/ours" "$TEST_TMPDIR/theirs"; then
       ok "$name: same rule id on every line as Debian's pdbtool"
