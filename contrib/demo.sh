@@ -5,7 +5,7 @@
 # build-demo/, then runs the real syslog-ng (Debian's syslog-ng-core) with
 # our module and the bundled pattern library (contrib/patterns/; a small
 # demo database when the library has no files yet) on a sample log made of
-# Linux and OpenSSH syslog lines from tests/data/loghub. It writes one file
+# Linux and OpenSSH syslog lines rebuilt from tests/data/loghub. It writes one file
 # per class and an unknown.log, prints a summary (counts per class, a few
 # classified lines with their extracted values, the most frequent unknown
 # messages: artificial ignorance) and stops the daemon.
@@ -47,8 +47,20 @@ fi
 out="$build/demo"
 rm -rf "$out"
 mkdir -p "$out/classified"
-head -n "$lines" "$top/tests/data/loghub/Linux/Linux_2k.log" >"$out/sample.log"
-head -n "$lines" "$top/tests/data/loghub/OpenSSH/OpenSSH_2k.log" >>"$out/sample.log"
+# The sample: syslog lines rebuilt from Loghub's structured CSV files (the
+# raw .log files are not in the repository).
+python3 - "$top/tests/data/loghub" "$lines" >"$out/sample.log" <<'PY'
+import csv, sys
+base, n = sys.argv[1], int(sys.argv[2])
+def rows(name):
+    with open("%s/%s/%s_2k.log_structured.csv" % (base, name, name), newline="") as f:
+        return list(csv.DictReader(f))[:n]
+for r in rows("Linux"):
+    tag = r["Component"] + ("[%s]" % r["PID"] if r["PID"] else "")
+    print("%s %2s %s %s %s: %s" % (r["Month"], r["Date"], r["Time"], r["Level"], tag, r["Content"]))
+for r in rows("OpenSSH"):
+    print("%s %2s %s %s sshd[%s]: %s" % (r["Date"], r["Day"], r["Time"], r["Component"], r["Pid"], r["Content"]))
+PY
 total=$(wc -l <"$out/sample.log")
 
 cat >"$out/syslog-ng.conf" <<CONF
@@ -66,7 +78,7 @@ destination d_by_class {
 };
 destination d_values {
   file("$out/values.log"
-       template("\${.classifier.class}|\${.classifier.rule_id}|user=\${user} src_ip=\${src_ip} src_port=\${src_port}|\${PROGRAM}: \${MSG}\n"));
+       template("\${.classifier.class}|\${.classifier.rule_id}|\$(format-json --no-cast --scope nv-pairs --exclude SOURCE --exclude PROGRAM --exclude PID --exclude MESSAGE --exclude LEGACY_MSGHDR --exclude HOST* --exclude FILE_NAME --exclude .classifier.*)|\${PROGRAM}: \${MSG}\n"));
 };
 destination d_unknown { file("$out/unknown.log" template("\${PROGRAM}: \${MSG}\n")); };
 
@@ -126,7 +138,7 @@ done | sort -rn
 printf '%7d  %s\n' "$(wc -l <"$out/unknown.log" 2>/dev/null || echo 0)" "unknown ($out/unknown.log)"
 
 say "Classified lines with extracted values (one per rule)"
-awk -F'|' '!seen[$2]++ { printf "  %-13s %-28s %s\n      %s\n", $1, $2, $3, $4 }' "$out/values.log" | head -n 24
+awk -F'|' '!seen[$2]++ { printf "  %-13s %s\n      %s\n      values: %s\n", $1, $2, $4, $3 }' "$out/values.log" | head -n 36
 
 say "Artificial ignorance: the unknown messages, most frequent shapes first (digits as N)"
 if [ -s "$out/unknown.log" ]; then
