@@ -2,7 +2,8 @@
  * loader.c: reads one patterndb XML file (versions 2 to 6) into a
  * PdbDatabase that is being built.
  *
- * libxml2's SAX2 parser streams the file: every element goes through a
+ * libxml2's SAX2 push parser streams the file in 64 KiB chunks (memory
+ * does not grow with the file, only with what it describes): every element goes through a
  * small state machine (the `transitions` table below is the whole grammar:
  * which element may appear inside which) and every error carries the
  * file:line:column of the parser at that moment. Rules are collected per
@@ -27,11 +28,14 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define PDB_LOADER_MAX_FILE_SIZE (256 * 1024 * 1024)
+#define PDB_LOADER_CHUNK_SIZE (64 * 1024)
 #define PDB_LOADER_MIN_VERSION 2
 #define PDB_LOADER_MAX_VERSION 6
 
@@ -1103,50 +1107,75 @@ on_xml_error(void *user_data, xmlErrorPtr error)
 
 /* ---- entry point ------------------------------------------------------- */
 
-static gboolean
-read_file(const gchar *path, gchar **contents, gsize *length, GError **error)
+/* Opens @path for reading after checking that it is a regular file within
+ * the size limit. Returns the descriptor, or -1 with @error set. */
+static int
+open_file(const gchar *path, gsize *size, GError **error)
 {
   struct stat st;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-  if (stat(path, &st) < 0)
+  if (fd < 0 || fstat(fd, &st) < 0)
     {
       int saved = errno;
       g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot open pattern database: %s",
                   path, g_strerror(saved));
-      return FALSE;
+      if (fd >= 0)
+        close(fd);
+      return -1;
     }
   if (!S_ISREG(st.st_mode))
+    g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: not a regular file", path);
+  else if (st.st_size > PDB_LOADER_MAX_FILE_SIZE)
+    g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO,
+                "%s: file is %lld bytes, larger than the %d MiB limit for a pattern database file",
+                path, (long long) st.st_size, PDB_LOADER_MAX_FILE_SIZE / (1024 * 1024));
+  else if (st.st_size == 0)
+    g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: the file is empty, expected a <patterndb> document",
+                path);
+  else
     {
-      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: not a regular file", path);
-      return FALSE;
+      *size = (gsize) st.st_size;
+      return fd;
     }
-  if (st.st_size > PDB_LOADER_MAX_FILE_SIZE)
-    {
-      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO,
-                  "%s: file is %lld bytes, larger than the %d MiB limit for a pattern database file",
-                  path, (long long) st.st_size, PDB_LOADER_MAX_FILE_SIZE / (1024 * 1024));
-      return FALSE;
-    }
+  close(fd);
+  return -1;
+}
 
-  GError *local = NULL;
-  if (!g_file_get_contents(path, contents, length, &local))
+/* Reads up to sizeof the buffer; -1 with @error set on a read error. */
+static gssize
+read_chunk(int fd, const gchar *path, gchar *buffer, gsize size, GError **error)
+{
+  gssize n;
+
+  do
+    n = read(fd, buffer, size);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
     {
+      int saved = errno;
       g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot read pattern database: %s",
-                  path, local->message);
-      g_error_free(local);
-      return FALSE;
+                  path, g_strerror(saved));
     }
-  return TRUE;
+  return n;
 }
 
 gboolean
 pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options, GError **error)
 {
-  gchar *contents = NULL;
-  gsize length = 0;
-
-  if (!read_file(path, &contents, &length, error))
+  gsize size = 0;
+  int fd = open_file(path, &size, error);
+  if (fd < 0)
     return FALSE;
+
+  gchar *buffer = g_malloc(PDB_LOADER_CHUNK_SIZE);
+  gssize n = read_chunk(fd, path, buffer, PDB_LOADER_CHUNK_SIZE, error);
+  if (n < 0)
+    {
+      g_free(buffer);
+      close(fd);
+      return FALSE;
+    }
 
   gchar *file = g_strdup(path);
   g_ptr_array_add(db->files, file);
@@ -1170,42 +1199,34 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   sax.reference = on_reference;
   sax.serror = on_xml_error;
 
-  if (length == 0)
-    {
-      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: the file is empty, expected a <patterndb> document",
-                  path);
-      g_free(contents);
-      g_array_unref(self.stack);
-      g_string_free(self.text, TRUE);
-      return FALSE;
-    }
-
-  xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(contents, (int) length);
+  /* The push parser copies the handler; the file streams through in chunks. */
+  xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&sax, &self, buffer, (int) n, path);
   if (!ctxt)
+    g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: cannot create an XML parser", path);
+  else
     {
-      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: cannot create an XML parser", path);
-      g_free(contents);
-      g_array_unref(self.stack);
-      g_string_free(self.text, TRUE);
-      return FALSE;
+      xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
+      ctxt->replaceEntities = 0;
+      ctxt->loadsubset = 0;
+      self.ctxt = ctxt;
+
+      while (!self.error && n > 0)
+        {
+          n = read_chunk(fd, path, buffer, PDB_LOADER_CHUNK_SIZE, &self.error);
+          if (n > 0)
+            xmlParseChunk(ctxt, buffer, (int) n, 0);
+        }
+      if (!self.error)
+        xmlParseChunk(ctxt, NULL, 0, 1);
+      if (!self.error && !ctxt->wellFormed)
+        g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
+
+      self.ctxt = NULL;
+      xmlFreeParserCtxt(ctxt);
     }
-  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
-  xmlSAXHandlerPtr old_sax = ctxt->sax;
-  ctxt->sax = &sax;
-  ctxt->userData = &self;
-  ctxt->replaceEntities = 0;
-  ctxt->loadsubset = 0;
-  self.ctxt = ctxt;
 
-  xmlParseDocument(ctxt);
-
-  if (!self.error && !ctxt->wellFormed)
-    g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
-
-  ctxt->sax = old_sax;
-  self.ctxt = NULL;
-  xmlFreeParserCtxt(ctxt);
-  g_free(contents);
+  close(fd);
+  g_free(buffer);
   pending_ruleset_free(self.ruleset);
   g_free(self.value_name);
   g_free(self.value_type);
