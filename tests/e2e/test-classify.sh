@@ -33,6 +33,10 @@ log {
   log { filter { tags("usracct") and tags(".classifier.system"); }; destination(d_login); };
 };
 
+# p_pdb again: syslog-ng clones the parser for this second log path.
+destination d_clone { file("$T/clone.log" template("\${.classifier.rule_id}/\${user}\n")); };
+log { source(s_local); parser(p_pdb); destination(d_clone); };
+
 destination d_kept { file("$T/kept.log" template("\${PROGRAM} \${.classifier.rule_id}\n")); };
 log { source(s_local); parser { db-parser(file("$DB") drop-unmatched(yes)); }; destination(d_kept); };
 
@@ -48,10 +52,10 @@ log {
 };
 CONF
 
-plan 15
+plan 16
 check "syntax check passes" syslog_ng -s -f "$T/syslog-ng.conf"
 if ! daemon_start "$T/syslog-ng.conf"; then
-  for i in $(seq 2 15); do not_ok "daemon did not start"; done
+  for i in $(seq 2 16); do not_ok "daemon did not start"; done
   exit 1
 fi
 
@@ -64,6 +68,7 @@ send_syslog "$T/sock" cron "(root) CMD (run-parts /etc/cron.hourly)"
 send_syslog "$T/sock" tmpl "anything at all"
 wait_lines "$T/all.log" 6
 wait_lines "$T/template.log" 1
+wait_lines "$T/clone.log" 6
 daemon_stop
 
 check_eq "classes, rule ids, captures and rule values in a template" \
@@ -95,6 +100,13 @@ eve||violation|
 ||hardware|
 ||unknown|
 ||unknown|" "$(cat "$T/prefix.log" 2>&1)"
+check_eq "the same parser in a second log path (a clone)" \
+"r-accept/bob
+r-fail/eve
+/
+r-temp/
+/
+/" "$(cat "$T/clone.log" 2>&1)"
 check_eq "program-template() and message-template()" "r-fail user=tmpl src_ip=10.9.9.9 src_port=7" "$(cat "$T/template.log" 2>&1)"
 json=$(cat "$T/json.log" 2>&1)
 if echo "$json" | grep -q '"src_port":2222' && echo "$json" | grep -q '"user":"bob"' \
