@@ -21,7 +21,8 @@ DAEMON_LOG=""
 e2e_setup() {
   [ -z "${PDB_SKIP_E2E:-}" ] || skip_all "PDB_SKIP_E2E is set (no daemons in this environment)"
   make_tmpdir
-  trap 'daemon_stop >/dev/null 2>&1; rm -rf "$TEST_TMPDIR"' EXIT
+  E2E_CHILD_PIDS=""
+  trap 'e2e_kill_children; daemon_stop >/dev/null 2>&1; rm -rf "$TEST_TMPDIR"' EXIT
   trap 'exit 130' INT TERM
   MODULE_SO="$top_builddir/.libs/libpatterndb.so"
   SYSTEM_MODULE_DIR=$(pkg-config --variable=moduledir syslog-ng 2>/dev/null)
@@ -36,6 +37,13 @@ e2e_setup() {
   else
     E2E_SANITIZED=0
   fi
+}
+
+# Other background processes of a suite (loggen): add their PIDs to
+# E2E_CHILD_PIDS and they are killed on exit.
+e2e_kill_children() {
+  local p
+  for p in $E2E_CHILD_PIDS; do kill "$p" 2>/dev/null; done
 }
 
 # Runs syslog-ng with the test's module path and extra arguments (for -s).

@@ -38,8 +38,10 @@ if ! daemon_start "$T/syslog-ng.conf"; then
 fi
 loggen -x -S -Q -n "$PER_CONN" -r "$RATE" --active-connections=2 "$T/sock1" >"$T/loggen1.out" 2>&1 &
 L1=$!
+E2E_CHILD_PIDS="$L1"
 loggen -x -S -Q -n "$PER_CONN" -r "$RATE" --active-connections=2 "$T/sock2" >"$T/loggen2.out" 2>&1 &
 L2=$!
+E2E_CHILD_PIDS="$L1 $L2"
 reloads=0
 for v in load-b load-a load-b load-c; do
   sleep 0.8
