@@ -445,6 +445,12 @@ _generate_pattern(GRand *rand, OPattern *patterns, gint index)
       else
         _add_parser(p, g_rand_int_range(rand, 0, G_N_ELEMENTS(menu)));
     }
+  if (p->n_tokens == 0)
+    {
+      gchar lit[8];
+      _random_literal(rand, lit, 3);
+      _add_literal(p, lit);
+    }
   p->duplicate = FALSE;
   for (gint i = 0; i < index; i++)
     if (_same_tokens(&patterns[i], p))

@@ -53,10 +53,11 @@ static const PrecedenceRow rows[] =
   { { "abc@OPTIONALSET:x:d@" }, "abc", "none" },
   { { "abc", "ab@OPTIONALSET:x:d@" }, "ab", "none" },
   { { "a", "ab@OPTIONALSET:x:d@" }, "ab", "r1 prefix:1" },
-  /* the empty pattern is the root: a catch-all prefix */
-  { { "", "b" }, "a", "r1 prefix:0" },
-  { { "", "b" }, "b", "r2 complete" },
-  { { "", "b" }, "", "r1 complete" },
+  /* Deliberate difference: 3.38 reads past the end of the message when a SET or
+   * OPTIONALSET run reaches it (strchr() finds the terminating NUL), so such a
+   * parser never completes a match and pdbtool answers r2 here. We stop at the
+   * end of the input. */
+  { { "b1@SET:x:ab@", "@STRING:x:.@" }, "b1b", "r1 complete x=b" },
   /* '@@' is a literal '@' */
   { { "me@@host", "me@@@STRING:h@" }, "me@host", "r1 complete" },
   { { "me@@host", "me@@@STRING:h@" }, "me@hast", "r2 complete h=hast" },
@@ -235,6 +236,26 @@ Test(engine_precedence, shared_parser_nodes)
   g_free(got);
   got = te_lookup(radix, "u q t");
   cr_expect_str_eq(got, "r6 complete");
+  g_free(got);
+  pdb_radix_free(radix);
+}
+
+/* 3.38 accepts an empty pattern but it never matches [pdbtool]; we refuse it. */
+Test(engine_precedence, empty_pattern)
+{
+  PdbRadix *radix = pdb_radix_new();
+  GError *error = NULL;
+
+  cr_assert(!pdb_radix_insert(radix, "", GINT_TO_POINTER(1), NULL, &error));
+  cr_expect_eq(error->code, PDB_RADIX_ERROR_EMPTY_PATTERN);
+  g_clear_error(&error);
+  cr_assert(pdb_radix_insert(radix, "b", GINT_TO_POINTER(2), NULL, NULL));
+  pdb_radix_freeze(radix);
+  gchar *got = te_lookup(radix, "a");
+  cr_expect_str_eq(got, "none");
+  g_free(got);
+  got = te_lookup(radix, "");
+  cr_expect_str_eq(got, "none");
   g_free(got);
   pdb_radix_free(radix);
 }
@@ -419,5 +440,55 @@ Test(engine_precedence, traced_lookup)
   g_free(plain);
   pdb_trace_clear(&t);
   pdb_match_clear(&m);
+  pdb_radix_free(radix);
+}
+
+/* A frozen tree is shared by threads without a lock (PCRE included). */
+typedef struct
+{
+  const PdbRadix *radix;
+  gint mismatches;
+} ThreadData;
+
+static const gchar *thread_inputs[][2] =
+{
+  { "user root logged in", "r2 complete" },
+  { "user bob logged out", "r3 complete u=bob" },
+  { "id abc123 x", "r4 prefix:9 id=abc123" },
+  { "n 42", "r5 complete n=#42" },
+};
+
+static gpointer
+_thread_main(gpointer user_data)
+{
+  ThreadData *d = user_data;
+
+  for (gint i = 0; i < 20000; i++)
+    {
+      const gchar **row = thread_inputs[i % G_N_ELEMENTS(thread_inputs)];
+      gchar *got = te_lookup(d->radix, row[0]);
+      if (strcmp(got, row[1]) != 0)
+        g_atomic_int_inc(&d->mismatches);
+      g_free(got);
+    }
+  return NULL;
+}
+
+Test(engine_precedence, concurrent_lookups)
+{
+  const gchar *patterns[] =
+  {
+    "user @STRING:u@ logged in", "user root logged in", "user @STRING:u@ logged out",
+    "id @PCRE:id:[a-z]+[0-9]+@", "n @NUMBER:n@", NULL
+  };
+  PdbRadix *radix = te_build(patterns);
+  ThreadData data = { radix, 0 };
+  GThread *threads[4];
+
+  for (gint i = 0; i < 4; i++)
+    threads[i] = g_thread_new("lookup", _thread_main, &data);
+  for (gint i = 0; i < 4; i++)
+    g_thread_join(threads[i]);
+  cr_expect_eq(data.mismatches, 0, "%d lookups gave a wrong answer", data.mismatches);
   pdb_radix_free(radix);
 }

@@ -283,6 +283,15 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
       g_free(where);
       return FALSE;
     }
+  if (!pattern[0])
+    {
+      gchar *where = _location_text(location);
+      g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_EMPTY_PATTERN,
+                  "%s: empty pattern: it could never match (3.38 ignores it too); "
+                  "write the text the message starts with", where);
+      g_free(where);
+      return FALSE;
+    }
   elements = pdb_pattern_parse(pattern, self->capture_prefix, location, error);
   if (!elements)
     return FALSE;

@@ -177,10 +177,32 @@ _push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsi
 
 /* --- the search --- */
 
+/* Equality of two short byte strings, 8 bytes at a time (no call). */
+static inline gboolean
+_bytes_equal(const guchar *a, const guchar *b, gsize n)
+{
+  while (n >= 8)
+    {
+      guint64 x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      if (x != y)
+        return FALSE;
+      a += 8;
+      b += 8;
+      n -= 8;
+    }
+  while (n--)
+    if (*a++ != *b++)
+      return FALSE;
+  return TRUE;
+}
+
 /*
  * Compares the node's key with the input at @off (CR skipped where the key
  * has LF). Returns TRUE and the input offset after the key if the whole key
- * matched; else FALSE and, in *end, where the first difference is.
+ * matched. On a mismatch it returns FALSE; when tracing it also says where
+ * the difference is (*end in the input, *key_end in the key).
  */
 static inline gboolean
 _match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize *key_end)
@@ -190,17 +212,16 @@ _match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize
   gsize klen = n->key_length, avail = l->len - off;
   gsize i = 0, j = 0;
 
-  if (klen == 0)
+  if (G_LIKELY(!(n->flags & PDB_NODE_KEY_HAS_LF)))
     {
-      *end = off;
-      *key_end = 0;
-      return TRUE;
-    }
-  if (G_LIKELY(!(n->flags & PDB_NODE_KEY_HAS_LF)) && avail >= klen && memcmp(in, key, klen) == 0)
-    {
-      *end = off + klen;
-      *key_end = klen;
-      return TRUE;
+      if (avail >= klen && _bytes_equal(in, key, klen))
+        {
+          *end = off + klen;
+          *key_end = klen;
+          return TRUE;
+        }
+      if (G_LIKELY(!l->trace))
+        return FALSE;
     }
   while (i < avail && j < klen)
     {
@@ -220,21 +241,40 @@ _match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize
   return j == klen;
 }
 
+/* The literal child whose key starts with @c, or -1. */
+static inline gint
+_literal_child(const PdbRadix *r, const PdbFrozenNode *n, guchar c)
+{
+  const guchar *first = r->first_bytes + n->children;
+
+  if (n->n_literal <= 8)
+    {
+      for (guint k = 0; k < n->n_literal; k++)
+        if (first[k] == c)
+          return k;
+      return -1;
+    }
+  const guchar *hit = memchr(first, c, n->n_literal);
+  return hit ? hit - first : -1;
+}
+
 static gboolean
 _visit(Lookup *l, guint32 index, gsize off)
 {
   const PdbRadix *r = l->r;
-  const PdbFrozenNode *n = &r->nodes[index];
+  const PdbFrozenNode *n;
   guint path_mark = l->trace ? l->path->len : 0;
   gsize pos, key_pos;
 
+again:
+  n = &r->nodes[index];
   l->match->steps++;
   if (!_match_key(l, n, off, &pos, &key_pos))
     {
       if (G_UNLIKELY(l->trace))
         _note(l, index, pos, g_strdup_printf("'%.*s'", (int) (n->key_length - key_pos),
                                              r->keys + n->key_offset + key_pos));
-      return FALSE;
+      goto fail;
     }
   if (G_UNLIKELY(l->trace) && n->key_length)
     _push_step(l, n, NULL, off, pos - off);
@@ -262,20 +302,29 @@ _visit(Lookup *l, guint32 index, gsize off)
     {
       gsize cpos = pos;
       guchar c = l->in[pos];
-      const guchar *first = r->first_bytes + n->children;
-      const guchar *hit;
+      gint k;
 
       if (c == '\r' && pos + 1 < l->len && l->in[pos + 1] == '\n')
         {
           cpos++;
           c = '\n';
         }
-      hit = memchr(first, c, n->n_literal);
-      if (hit && _visit(l, n->children + (hit - first), cpos))
-        return TRUE;
-      if (!hit && G_UNLIKELY(l->trace))
-        for (guint32 k = 0; k < n->n_literal; k++)
-          _note(l, index, pos, _describe_node(r, n->children + k));
+      k = _literal_child(r, n, c);
+      if (k >= 0)
+        {
+          /* nothing to fall back to here: continue in the child without recursing */
+          if (n->n_parser == 0 && !(n->flags & PDB_NODE_HAS_VALUE))
+            {
+              index = n->children + k;
+              off = cpos;
+              goto again;
+            }
+          if (_visit(l, n->children + k, cpos))
+            return TRUE;
+        }
+      else if (G_UNLIKELY(l->trace))
+        for (guint32 m = 0; m < n->n_literal; m++)
+          _note(l, index, pos, _describe_node(r, n->children + m));
     }
 
   /* d. then parser children in insertion order, backtracking */

@@ -78,6 +78,7 @@ typedef enum
   PDB_RADIX_ERROR_BAD_PARAM,      /* missing or invalid parser parameter */
   PDB_RADIX_ERROR_PCRE,           /* the regular expression does not compile */
   PDB_RADIX_ERROR_FROZEN,         /* insert after pdb_radix_freeze() */
+  PDB_RADIX_ERROR_EMPTY_PATTERN,  /* "": 3.38 accepts it but it never matches; we refuse it */
 } PdbRadixError;
 
 #define PDB_RADIX_ERROR pdb_radix_error_quark()
@@ -93,24 +94,31 @@ void pdb_radix_set_capture_prefix(PdbRadix *radix, const gchar *prefix);
  * Inserts a pattern. On any problem returns FALSE, sets @error (a
  * PDB_RADIX_ERROR code whose message says what is wrong and what to write
  * instead) and leaves the tree as if the pattern had never been inserted.
- * @location is copied and shown by pdb_radix_dump().
+ * The message already starts with "file:line:column: " (of the offending
+ * '@' for syntax errors, of @location otherwise; "<pattern>" when
+ * @location is NULL). @location is copied and shown by pdb_radix_dump().
+ * @value must not be NULL.
  */
 gboolean pdb_radix_insert(PdbRadix *radix, const gchar *pattern, gpointer value,
                           const PdbLocation *location, GError **error);
 
-/* Compacts the tree for matching. No inserts after this. */
+/* Compacts the tree for matching. No inserts after this; lookups, dump and
+ * stats need it (they g_critical() on an unfrozen tree). */
 void pdb_radix_freeze(PdbRadix *radix);
 
 /*
- * Matches @input (a byte buffer: NULs and invalid UTF-8 allowed) with the
- * 3.38 precedence: a complete match anywhere wins; otherwise the first
- * prefix match in search order. Returns TRUE if @match->value was set.
+ * Matches @input (a byte buffer: NULs and invalid UTF-8 allowed; at most
+ * 4 GiB) with the 3.38 precedence: a complete match anywhere wins; otherwise
+ * the first prefix match in search order. Returns TRUE if @match->value was
+ * set. @match must have been initialised with pdb_match_init(); it is reset
+ * here (its heap storage, if any, is reused). Captures are listed in path
+ * order; an unnamed parser (@NUMBER@) stores nothing.
  */
 gboolean pdb_radix_lookup(const PdbRadix *radix, const gchar *input, gsize length,
                           PdbMatch *match);
 
-/* Calls @func for every value whose pattern matches the whole @input
- * (rule-conflict detection in `patterndb test`). */
+/* Calls @func for every value whose pattern matches the whole @input, in
+ * search order (rule-conflict detection in `patterndb test`). */
 typedef void (*PdbRadixValueFunc)(gpointer value, gpointer user_data);
 void pdb_radix_foreach_complete_match(const PdbRadix *radix, const gchar *input, gsize length,
                                       PdbRadixValueFunc func, gpointer user_data);
@@ -125,7 +133,7 @@ typedef struct _PdbTraceStep
   gboolean is_parser;
   const gchar *literal;     /* node's literal key (not NUL-terminated: literal_length) */
   guint32 literal_length;
-  const gchar *parser_type; /* "ESTRING", ... */
+  const gchar *parser_type; /* as 3.38 prints it: "ESTRING", "IP" (IPvANY), "UNKNOWN" (OPTIONALSET) */
   const gchar *parser_name; /* capture name, "" if unnamed */
   const gchar *parser_param;
   guint32 offset;           /* input offset where this node started */
@@ -137,7 +145,8 @@ typedef struct _PdbTrace
   GArray *steps;            /* of PdbTraceStep along the winning (or deepest) path */
   guint32 furthest_offset;  /* deepest input offset any attempt reached */
   gpointer closest_value;   /* a value below the deepest node reached (for explanations) */
-  GPtrArray *expected;      /* strings: what would have been accepted at furthest_offset */
+  GPtrArray *expected;      /* strings: what would have been accepted at furthest_offset:
+                             * "'text'" for literal text, "@TYPE:name:param@" for a parser */
 } PdbTrace;
 
 void pdb_trace_init(PdbTrace *trace);
