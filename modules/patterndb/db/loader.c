@@ -1222,6 +1222,12 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
         g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
 
       self.ctxt = NULL;
+      /* A DOCTYPE makes libxml2 keep a document for its declarations. */
+      if (ctxt->myDoc)
+        {
+          xmlFreeDoc(ctxt->myDoc);
+          ctxt->myDoc = NULL;
+        }
       xmlFreeParserCtxt(ctxt);
     }
 
