@@ -60,7 +60,7 @@ struct _PdbToolMessage
 static const gchar *const builtin_names[] =
 {
   "HOST", "HOST_FROM", "MESSAGE", "PROGRAM", "PID", "MSGID", "SOURCE", "LEGACY_MSGHDR",
-  ".classifier.class", ".classifier.rule_id", ".classifier.context_id",
+  ".classifier.context_id", ".classifier.class", ".classifier.rule_id",
 };
 
 static guint
@@ -129,6 +129,7 @@ pdb_tool_message_new(void)
     lookup_handle(msg, builtin_names[i], -1, TRUE);
   /* registered by 3.38's classifier before any database is read */
   lookup_tag(msg, ".classifier.unknown", TRUE);
+  lookup_tag(msg, ".classifier.system", TRUE);
   return msg;
 }
 
@@ -278,28 +279,46 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
     }
   /* Names: <value> templates are compiled while a ruleset is read, its
    * patterns go into the tree (naming their captures) when it closes, and
-   * the program patterns when the file ends. */
+   * the program patterns when the file ends. Rules are walked in file
+   * order; a change of ruleset stands for the closing tag. */
+  GHashTable *owner = g_hash_table_new(g_direct_hash, g_direct_equal);
+  GPtrArray *pending = g_ptr_array_new();
+  const PdbRuleset *current = NULL;
+
   for (guint r = 0; rulesets && r < rulesets->len; r++)
     {
       const PdbRuleset *rs = g_ptr_array_index(rulesets, r);
 
       for (guint i = 0; rs->rules && i < rs->rules->len; i++)
-        {
-          const PdbRule *rule = g_ptr_array_index(rs->rules, i);
-
-          for (guint v = 0; rule->values && v < rule->values->len; v++)
-            register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(rule->values, v))->template_text);
-          if (rule->context_id)
-            register_template_names(msg, rule->context_id);
-        }
-      for (guint i = 0; rs->rules && i < rs->rules->len; i++)
-        {
-          const PdbRule *rule = g_ptr_array_index(rs->rules, i);
-
-          for (guint p = 0; rule->patterns && p < rule->patterns->len; p++)
-            register_pattern_captures(msg, g_ptr_array_index(rule->patterns, p));
-        }
+        g_hash_table_insert(owner, g_ptr_array_index(rs->rules, i), (gpointer) rs);
     }
+  for (guint i = 0; rules && i <= rules->len; i++)
+    {
+      const PdbRule *rule = i < rules->len ? g_ptr_array_index(rules, i) : NULL;
+      const PdbRuleset *rs = rule ? g_hash_table_lookup(owner, rule) : NULL;
+
+      if (!rule || rs != current)
+        {
+          for (guint k = 0; k < pending->len; k++)
+            {
+              const PdbRule *done = g_ptr_array_index(pending, k);
+
+              for (guint p = 0; done->patterns && p < done->patterns->len; p++)
+                register_pattern_captures(msg, g_ptr_array_index(done->patterns, p));
+            }
+          g_ptr_array_set_size(pending, 0);
+          current = rs;
+        }
+      if (!rule)
+        break;
+      for (guint v = 0; rule->values && v < rule->values->len; v++)
+        register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(rule->values, v))->template_text);
+      if (rule->context_id)
+        register_template_names(msg, rule->context_id);
+      g_ptr_array_add(pending, (gpointer) rule);
+    }
+  g_ptr_array_free(pending, TRUE);
+  g_hash_table_destroy(owner);
   for (guint r = 0; rulesets && r < rulesets->len; r++)
     {
       const PdbRuleset *rs = g_ptr_array_index(rulesets, r);

@@ -1,0 +1,174 @@
+#!/bin/bash
+# tests/differential/test-vs-pdbtool.sh: `patterndb match` and `patterndb test`
+# against Debian's pdbtool 3.38 on the same databases and messages.
+#
+# Inputs (one pdbtool process and one patterndb process per database, all
+# messages of a database in one `match -f` run):
+#   - random databases over small alphabets (gen.py, fixed seeds),
+#   - databases built from the loghub samples in tests/data/loghub,
+#   - the hand-written databases in tests/differential/db (every element and
+#     attribute, every field parser, the precedence rules, missing version).
+# The full NAME=value output must be byte-identical (the PID of pdbtool's
+# own "Error processing log message" records is masked), and a -T template
+# with rule id, class, tags and values must be identical too.
+#
+# Differences allowed by the compatibility policy are checked one by one in
+# the "allowed differences" section (both sides are asserted, so a change in
+# either is noticed); the generator never produces those cases otherwise.
+. "$top_srcdir/tests/lib.sh"
+
+PDBTOOL=${PDBTOOL_BIN:-/usr/bin/pdbtool}
+PATTERNDB=$top_builddir/patterndb
+[ -x "$PDBTOOL" ] || skip_all "pdbtool not installed ($PDBTOOL)"
+[ -x "$PATTERNDB" ] || skip_all "patterndb not built"
+command -v python3 >/dev/null || skip_all "python3 not installed"
+export TZ=UTC
+make_tmpdir
+T=$TEST_TMPDIR
+DIFFDIR=$top_srcdir/tests/differential
+
+mask_pid() { sed -e '/^PROGRAM=syslog-ng$/{n;s/^PID=[0-9]*$/PID=<pid>/}' "$@"; }
+
+total_cases=0
+
+# compare_match DB LOG LABEL: full NAME=value output and a -T template.
+compare_match() {
+  local db=$1 log=$2 label=$3 n
+  n=$(wc -l < "$log")
+  "$PDBTOOL" match -p "$db" -f "$log" 2>/dev/null | mask_pid > "$T/ref.out"
+  "$PATTERNDB" match -p "$db" -f "$log" 2>"$T/ours.err" | mask_pid > "$T/ours.out"
+  if cmp -s "$T/ref.out" "$T/ours.out" && [ -s "$T/ref.out" ]; then
+    ok "$label: $n messages, NAME=value output identical"
+  else
+    not_ok "$label: $n messages, NAME=value output differs"
+    diff "$T/ref.out" "$T/ours.out" | head -20 | while IFS= read -r l; do diag "$l"; done
+    head -3 "$T/ours.err" | while IFS= read -r l; do diag "stderr: $l"; done
+  fi
+  local tmpl='${.classifier.rule_id}|${.classifier.class}|${TAGS}|${PROGRAM}|${user}|${n0}|${v1}\n'
+  "$PDBTOOL" match -p "$db" -f "$log" -T "$tmpl" 2>/dev/null | mask_pid > "$T/ref.t"
+  "$PATTERNDB" match -p "$db" -f "$log" -T "$tmpl" 2>/dev/null | mask_pid > "$T/ours.t"
+  if cmp -s "$T/ref.t" "$T/ours.t"; then
+    ok "$label: -T template output identical"
+  else
+    not_ok "$label: -T template output differs"
+    diff "$T/ref.t" "$T/ours.t" | head -10 | while IFS= read -r l; do diag "$l"; done
+  fi
+  total_cases=$((total_cases + n))
+}
+
+# --- random databases -------------------------------------------------------
+mkdir -p "$T/random" "$T/loghub"
+python3 "$DIFFDIR/gen.py" random "$T/random" 1 12 200 >/dev/null
+python3 "$DIFFDIR/gen.py" random "$T/random" 2 12 200 >/dev/null
+for db in "$T"/random/*.xml; do
+  compare_match "$db" "${db%.xml}.log" "$(basename "${db%.xml}")"
+done
+
+# --- loghub -------------------------------------------------------------------
+python3 "$DIFFDIR/gen.py" loghub "$top_srcdir/tests/data/loghub" "$T/loghub" >/dev/null
+for db in "$T"/loghub/*.xml; do
+  compare_match "$db" "${db%.xml}.log" "$(basename "${db%.xml}")"
+done
+
+# --- hand-written databases ---------------------------------------------------
+for db in "$DIFFDIR"/db/*.xml; do
+  [ -f "${db%.xml}.log" ] || continue
+  compare_match "$db" "${db%.xml}.log" "db/$(basename "$db")"
+done
+
+# `test` on the hand-written databases: the same verdicts, line for line.
+for db in "$DIFFDIR"/db/*.xml; do
+  "$PDBTOOL" test "$db" > "$T/ref.test" 2>/dev/null; ref_rc=$?
+  "$PATTERNDB" test "$db" > "$T/ours.test" 2>/dev/null; ours_rc=$?
+  for what in "Testing message" "Wrong match" "Rule conflict" "NOT Testing"; do
+    check_eq "test $(basename "$db"): number of '$what' lines" \
+      "$(grep -c "$what" "$T/ref.test")" "$(grep -c "$what" "$T/ours.test")"
+  done
+  check_eq "test $(basename "$db"): exit code" "$ref_rc" "$ours_rc"
+  if cmp -s "$T/ref.test" "$T/ours.test"; then ok "test $(basename "$db"): output identical"
+  else not_ok "test $(basename "$db"): output differs"; diff "$T/ref.test" "$T/ours.test" | head | while IFS= read -r l; do diag "$l"; done; fi
+done
+
+# --- syslog header parsing on odd lines (every line of the unit-test table) ----
+python3 - "$T/odd.log" <<'EOF'
+import random, sys
+r = random.Random(7)
+pris = ['', '', '<13>', '<>', '<0>', '<191>', '<1', '<x>', '<13> ', '<0013>']
+ts = ['Dec  3 10:00:00', 'Dec 13 10:00:00', 'Dec  3 10:00:00.5', 'Dec  3 2026 10:00:00',
+      'Dec  3 10:00:00 2026', 'Jan  1 00:00:00:', '2026-12-03T10:00:00Z', '2026-12-03 10:00:00',
+      '2026-12-03T10:00:00.1+02:00', '2026-12-03T10:00:00+0200', 'Dec 3 10:00:00', 'dec  3 10:00:00',
+      '', '', '*Dec  3 10:00:00', '.Dec  3 10:00:00', '12: Dec  3 10:00:00']
+hosts = ['host1', 'h.example.com', 'abc', 'dead', 'fe80::1', '1.2.3.4', '', 'x_y', 'a:b', 'ab[1]', '-']
+progs = ['sshd[123]:', 'sshd:', 'sshd', 'sshd[]:', 'sshd[1', 'su[12 3]:', ':', '[1]:', 'prog/x-y.z[99]:', 'a:b:']
+msgs = ['msg', '  two', '\ttab', ':x', '[1] y', '', 'root here', ' ', 'a: b: c']
+sds = ['-', '[a]', '[a b="c"]', '[a b="c" d="e\\"f"][x@1 y="z"]', '[a b=c]', '[]', '-x', '[a][a]']
+out = []
+for i in range(3000):
+    if r.random() < 0.75:
+        s = r.choice(pris) + r.choice(ts)
+        if r.random() < 0.7:
+            s += r.choice([' ', '  ', '']) + r.choice(hosts)
+        s += r.choice([' ', '  ', '']) + r.choice(progs) + r.choice([' ', '']) + r.choice(msgs)
+    else:
+        f = ['<13>1', r.choice(['2026-12-03T10:00:00Z', '-', '2026-12-03T10:00:00.123+01:00', '2026-12-03']),
+             r.choice(['h', '-', '']), r.choice(['app', '-']), r.choice(['77', '-']), r.choice(['ID1', '-'])]
+        n = r.randint(2, len(f))
+        s = ' '.join(f[:n])
+        if n == len(f):
+            s += ' ' + r.choice(sds) + r.choice([' ', '  ', '']) + r.choice(msgs)
+    out.append(s)
+open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
+EOF
+compare_match "$DIFFDIR/db/precedence.xml" "$T/odd.log" "odd syslog lines"
+
+# --- allowed differences (compatibility policy), each pinned on both sides -------
+# pdbtool_says / we_say DB MESSAGE: "rule_id name=value" of one -P p -M message.
+one() { "$1" match -p "$2" -P p -M "$3" 2>/dev/null | grep -E '^(\.classifier\.rule_id|q|l|n)=' | tr '\n' ' '; }
+mkdb() {
+  printf "<patterndb version='%s' pub_date='2026-01-01'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r' provider='x'><patterns><pattern>%s</pattern></patterns></rule></rules></ruleset></patterndb>\n" "$1" "$2" > "$T/allowed.xml"
+}
+mkdb 4 'line @NLSTRING:l@'
+check_eq "allowed: @NLSTRING@ at end of input fails in 3.38" "" "$(one "$PDBTOOL" "$T/allowed.xml" 'line x')"
+check_eq "allowed: @NLSTRING@ at end of input matches here (4.6+)" ".classifier.rule_id=r l=x " "$(one "$PATTERNDB" "$T/allowed.xml" 'line x')"
+mkdb 4 'q @QSTRING:q:&lt;&gt;@'
+check_eq "allowed: @QSTRING@ does not nest in 3.38" ".classifier.rule_id=r q=a<b " "$(one "$PDBTOOL" "$T/allowed.xml" 'q <a<b>>')"
+check_eq "allowed: @QSTRING@ nests here (4.5+)" ".classifier.rule_id=r q=a<b> " "$(one "$PATTERNDB" "$T/allowed.xml" 'q <a<b>>')"
+mkdb 4 'n @NUMBER:n@'
+check_eq "allowed: '+5' is no @NUMBER@ in 3.38" "" "$(one "$PDBTOOL" "$T/allowed.xml" 'n +5')"
+check_eq "allowed: '+5' is a @NUMBER@ here (4.11+)" ".classifier.rule_id=r n=+5 " "$(one "$PATTERNDB" "$T/allowed.xml" 'n +5')"
+check_eq "allowed: '-0x1f' is '-0' in 3.38" ".classifier.rule_id=r n=-0 " "$(one "$PDBTOOL" "$T/allowed.xml" 'n -0x1f')"
+check_eq "allowed: '-0x1f' is a signed hex @NUMBER@ here (4.11+)" ".classifier.rule_id=r n=-0x1f " "$(one "$PATTERNDB" "$T/allowed.xml" 'n -0x1f')"
+mkdb 6 'n @NUMBER:n@'
+check_eq "allowed: 3.38 rejects version 6" "" "$(one "$PDBTOOL" "$T/allowed.xml" 'n 5')"
+check_eq "allowed: version 6 loads here" ".classifier.rule_id=r n=5 " "$(one "$PATTERNDB" "$T/allowed.xml" 'n 5')"
+"$PDBTOOL" match -p "$T/missing.xml" -M x >/dev/null 2>&1; ref_rc=$?
+"$PATTERNDB" match -p "$T/missing.xml" -M x >/dev/null 2>&1; ours_rc=$?
+check_eq "allowed: 3.38 exits 0 when the database is missing" 0 "$ref_rc"
+check_eq "allowed: we exit 2 when the database is missing" 2 "$ours_rc"
+"$PDBTOOL" match -p "$DIFFDIR/db/versions.xml" >/dev/null 2>&1; ref_rc=$?
+"$PATTERNDB" match -p "$DIFFDIR/db/versions.xml" >/dev/null 2>&1; ours_rc=$?
+check_eq "allowed: 3.38 exits 0 without -M/-f" 0 "$ref_rc"
+check_eq "allowed: we exit 2 without -M/-f" 2 "$ours_rc"
+
+# --- known incompatibility, not yet reproduced by the engine -------------------
+# 3.38's @SET@ and @OPTIONALSET@ also swallow the end of the input, so a rule
+# whose set parser reaches the end only ever matches as a prefix and loses
+# against any other candidate. Marked TODO until the engine reproduces it;
+# gen.py leaves these parsers out of the random databases meanwhile.
+known() {
+  local desc=$1 msg=$2; shift 2
+  { printf "<patterndb version='4' pub_date='x'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
+    local i=0 pat
+    for pat in "$@"; do printf "<rule id='r%d' provider='x'><patterns><pattern>%s</pattern></patterns></rule>" $i "$pat"; i=$((i + 1)); done
+    printf "</rules></ruleset></patterndb>\n"; } > "$T/known.xml"
+  local ref ours
+  ref=$(one "$PDBTOOL" "$T/known.xml" "$msg"); ours=$(one "$PATTERNDB" "$T/known.xml" "$msg")
+  if [ "$ref" = "$ours" ]; then ok "$desc # TODO engine: set parsers at end of input (3.38 quirk)"
+  else not_ok "$desc (pdbtool: $ref; patterndb: $ours) # TODO engine: set parsers at end of input (3.38 quirk)"; fi
+}
+known "literal prefix 'a' beats @SET@ reaching the end" 'abb' 'a' '@SET:n:ab@'
+known "@ESTRING@ beats an earlier @SET@ reaching the end" 'ab' '@SET:n:ab@' '@ESTRING:m:b@'
+known "@STRING@ beats an earlier @OPTIONALSET@ reaching the end" 'ab' '@OPTIONALSET:m:ab@' '@STRING:n@'
+
+diag "$total_cases messages compared with $PDBTOOL"
+done_testing
