@@ -415,6 +415,23 @@ Test(engine_precedence, traced_lookup)
   cr_expect_eq(s[1].length, 4);
   cr_expect_eq(s[3].offset, 17);
   cr_expect_eq(s[3].length, 3);
+  cr_expect_eq(s[3].value_offset, 17);
+  cr_expect_eq(s[3].value_length, 3);
+
+  /* a parser step tells the stored value apart from what it consumed */
+  const gchar *estring_patterns[] = { "Accepted @ESTRING:method: @for @QSTRING:user:<>@", NULL };
+  PdbRadix *estring = te_build(estring_patterns);
+  cr_assert(pdb_radix_lookup_traced(estring, "Accepted password for <bob>", 27, &m, &t));
+  cr_assert_eq(t.steps->len, 4);
+  s = &g_array_index(t.steps, PdbTraceStep, 0);
+  cr_expect_eq(s[1].offset, 9);
+  cr_expect_eq(s[1].length, 9, "ESTRING consumed 'password '");
+  cr_expect_eq(s[1].value_offset, 9);
+  cr_expect_eq(s[1].value_length, 8);
+  cr_expect_eq(s[3].length, 5);
+  cr_expect_eq(s[3].value_offset, 23);
+  cr_expect_eq(s[3].value_length, 3);
+  pdb_radix_free(estring);
 
   cr_assert(!pdb_radix_lookup_traced(radix, "user root logged up", 19, &m, &t));
   cr_expect_eq(t.furthest_offset, 17);

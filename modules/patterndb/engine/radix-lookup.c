@@ -154,7 +154,8 @@ _note_children(Lookup *l, guint32 index, gsize pos)
 }
 
 static void
-_push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsize length)
+_push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsize length,
+           const PdbParseResult *res)
 {
   PdbTraceStep s = { 0 };
 
@@ -172,6 +173,8 @@ _push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsi
     }
   s.offset = pos;
   s.length = length;
+  s.value_offset = res ? pos + res->value_offset : pos;
+  s.value_length = res ? res->value_length : length;
   g_array_append_val(l->path, s);
 }
 
@@ -247,6 +250,8 @@ _literal_child(const PdbRadix *r, const PdbFrozenNode *n, guchar c)
 {
   const guchar *first = r->first_bytes + n->children;
 
+  if (n->n_literal == 1)
+    return first[0] == c ? 0 : -1;
   if (n->n_literal <= 8)
     {
       for (guint k = 0; k < n->n_literal; k++)
@@ -263,9 +268,13 @@ _visit(Lookup *l, guint32 index, gsize off)
 {
   const PdbRadix *r = l->r;
   const PdbFrozenNode *n;
-  guint path_mark = l->trace ? l->path->len : 0;
+  guint path_mark = G_UNLIKELY(l->trace) ? l->path->len : 0;
+  guint entry_captures = l->match->n_captures;
   gsize pos, key_pos;
 
+  /* Nodes whose only remaining alternative is one child continue here
+   * instead of recursing; a failure anywhere below unwinds to this frame's
+   * entry state (captures, trace path). */
 again:
   n = &r->nodes[index];
   l->match->steps++;
@@ -277,7 +286,7 @@ again:
       goto fail;
     }
   if (G_UNLIKELY(l->trace) && n->key_length)
-    _push_step(l, n, NULL, off, pos - off);
+    _push_step(l, n, NULL, off, pos - off, NULL);
 
   if (pos == l->len)
     {
@@ -345,7 +354,13 @@ again:
       if (parser->capture_name)
         _push_capture(l, parser, pos, &res);
       if (G_UNLIKELY(l->trace))
-        _push_step(l, NULL, parser, pos, res.consumed);
+        _push_step(l, NULL, parser, pos, res.consumed, &res);
+      if (k + 1 == n->n_parser && !(n->flags & PDB_NODE_HAS_VALUE))
+        {
+          index = child;
+          off = pos + res.consumed;
+          goto again;
+        }
       if (_visit(l, child, pos + res.consumed))
         return TRUE;
       l->match->n_captures = saved;
@@ -358,6 +373,7 @@ again:
     _save_partial(l, n, pos);
 
 fail:
+  l->match->n_captures = entry_captures;
   if (G_UNLIKELY(l->trace))
     g_array_set_size(l->path, path_mark);
   return FALSE;

@@ -138,6 +138,8 @@ typedef struct _PdbTraceStep
   const gchar *parser_param;
   guint32 offset;           /* input offset where this node started */
   guint32 length;           /* input bytes this node consumed */
+  guint32 value_offset;     /* parsers: the stored value (ESTRING without its delimiter, */
+  guint32 value_length;     /* QSTRING without quotes); literals: same as offset/length */
 } PdbTraceStep;
 
 typedef struct _PdbTrace
