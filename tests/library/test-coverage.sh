@@ -5,7 +5,7 @@
 # The figures are printed with diag. Made-up messages of known programs must
 # stay unknown (the library must not swallow everything). When both our tool
 # and Debian's pdbtool can match, they must give every sample line the same
-# rule id.
+# rule id. Hand-picked Debian 12 syslog lines must get their expected rule.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/library/library.sh"
 make_tmpdir
@@ -52,6 +52,19 @@ for sample in Linux/Linux_2k.log OpenSSH/OpenSSH_2k.log; do
     fi
   fi
 done
+
+# Syslog lines of the kind a Debian 12 server writes, through the RFC 3164
+# parser (program names, leading spaces, kernel time stamps): each gets the
+# rule id written in front of it in tests/library/data/syslog-lines.tsv.
+grep -v '^#' "$top_srcdir/tests/library/data/syslog-lines.tsv" >"$TEST_TMPDIR/lines.tsv"
+cut -f2- "$TEST_TMPDIR/lines.tsv" >"$TEST_TMPDIR/lines.log"
+"$TOOL" match -p "$DB" -f "$TEST_TMPDIR/lines.log" -T '${.classifier.rule_id}\n' >"$TEST_TMPDIR/lines.ids" 2>/dev/null
+n=0
+while IFS="$(printf '\t')" read -r want line; do
+  n=$((n + 1))
+  got=$(sed -n "${n}p" "$TEST_TMPDIR/lines.ids")
+  check_eq "syslog line $n is $want" "$want" "$got"
+done <"$TEST_TMPDIR/lines.tsv"
 
 # MUST NOT: unrelated made-up messages of programs the library knows (and of
 # one it does not) stay unknown.
