@@ -509,3 +509,38 @@ Test(engine_precedence, concurrent_lookups)
   cr_expect_eq(data.mismatches, 0, "%d lookups gave a wrong answer", data.mismatches);
   pdb_radix_free(radix);
 }
+
+/* Literal keys of every length up to 40 compare every byte (the compare
+ * uses word loads): a change at any position is a mismatch. */
+Test(engine_precedence, literal_compare_every_length)
+{
+  for (gsize len = 1; len <= 40; len++)
+    {
+      gchar *key = g_malloc(len + 1);
+      for (gsize i = 0; i < len; i++)
+        key[i] = 'a' + (i * 7) % 26;
+      key[len] = '\0';
+      gchar *pattern = g_strconcat("=", key, NULL);
+      const gchar *patterns[] = { pattern, NULL };
+      PdbRadix *radix = te_build(patterns);
+
+      gchar *got = te_lookup(radix, pattern);
+      cr_expect_str_eq(got, "r1 complete", "length %zu: exact", len);
+      g_free(got);
+      for (gsize i = 1; i <= len; i++)
+        {
+          gchar *message = g_strdup(pattern);
+          message[i] = message[i] == 'z' ? 'y' : 'z';
+          got = te_lookup(radix, message);
+          cr_expect_str_eq(got, "none", "length %zu: byte %zu changed in '%s'", len, i, message);
+          g_free(got);
+          g_free(message);
+        }
+      got = te_lookup_len(radix, pattern, len);   /* one byte short */
+      cr_expect_str_eq(got, "none", "length %zu: truncated", len);
+      g_free(got);
+      pdb_radix_free(radix);
+      g_free(pattern);
+      g_free(key);
+    }
+}

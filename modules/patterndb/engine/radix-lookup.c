@@ -180,25 +180,38 @@ _push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsi
 
 /* --- the search --- */
 
-/* Equality of two short byte strings, 8 bytes at a time (no call). */
+static inline guint64
+_load64(const guchar *p)
+{
+  guint64 v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static inline guint32
+_load32(const guchar *p)
+{
+  guint32 v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* Equality of two byte strings with word loads (overlapping at the end), no call. */
 static inline gboolean
 _bytes_equal(const guchar *a, const guchar *b, gsize n)
 {
-  while (n >= 8)
+  if (n >= 8)
     {
-      guint64 x, y;
-      memcpy(&x, a, 8);
-      memcpy(&y, b, 8);
-      if (x != y)
-        return FALSE;
-      a += 8;
-      b += 8;
-      n -= 8;
+      for (; n > 8; a += 8, b += 8, n -= 8)
+        if (_load64(a) != _load64(b))
+          return FALSE;
+      return _load64(a + n - 8) == _load64(b + n - 8);
     }
-  while (n--)
-    if (*a++ != *b++)
-      return FALSE;
-  return TRUE;
+  if (n >= 4)
+    return _load32(a) == _load32(b) && _load32(a + n - 4) == _load32(b + n - 4);
+  if (n >= 2)
+    return a[0] == b[0] && a[1] == b[1] && a[n - 1] == b[n - 1];
+  return n == 0 || a[0] == b[0];
 }
 
 /*
