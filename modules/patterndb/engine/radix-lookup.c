@@ -35,6 +35,8 @@ typedef struct _Lookup
   guint partial_capacity;
   PdbCapture *partial_captures;
 
+  guint64 steps;           /* copied to match->steps at the end */
+
   /* traced lookups only */
   PdbTrace *trace;
   GArray *path;            /* of PdbTraceStep: the current path */
@@ -290,7 +292,7 @@ _visit(Lookup *l, guint32 index, gsize off)
    * entry state (captures, trace path). */
 again:
   n = &r->nodes[index];
-  l->match->steps++;
+  l->steps++;
   if (!_match_key(l, n, off, &pos, &key_pos))
     {
       if (G_UNLIKELY(l->trace))
@@ -357,7 +359,7 @@ again:
       PdbParseResult res;
       guint saved = l->match->n_captures;
 
-      l->match->steps++;
+      l->steps++;
       if (!pdb_parser_run(parser, l->in + pos, l->len - pos, &res))
         {
           if (G_UNLIKELY(l->trace))
@@ -424,6 +426,7 @@ _run(Lookup *l)
   if (l->len > G_MAXUINT32)
     return FALSE;
   found = _visit(l, 0, 0);
+  m->steps = l->steps;
   if (!found && l->have_partial)
     {
       m->value = l->partial_value;
