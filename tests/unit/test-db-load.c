@@ -754,3 +754,53 @@ Test(load, every_truncation_fails_cleanly)
   g_free(contents);
   g_free(source);
 }
+
+Test(load, bad_program_pattern_is_a_warning)
+{
+  const gchar *xml = DB4("<ruleset name='rs' id='rs'><pattern>p@FOO:x@</pattern>"
+                         "<rules><rule id='a'><pattern>m</pattern></rule></rules></ruleset>");
+  gchar *path = write_file("prog.xml", xml);
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  PdbLoadOptions options = options_collecting(warnings);
+  GError *error = NULL;
+  PdbDatabase *db = pdb_database_load(path, &options, &error);
+
+  cr_assert_not_null(db, "%s", error ? error->message : "");
+  cr_assert_eq(warnings->len, 1);
+  /* The engine points at the '@' of @FOO:x@, inside the pattern text. */
+  gint column = (gint) (strstr(xml, "@FOO") - xml) + 1;
+  gchar *prefix = g_strdup_printf("%s:1:%d: ruleset 'rs': program pattern 'p@FOO:x@': ", path, column);
+  cr_expect(g_str_has_prefix(STR_AT(warnings, 0), prefix), "got: %s\nexpected: %s...", STR_AT(warnings, 0), prefix);
+  cr_expect(strstr(STR_AT(warnings, 0), "FOO") != NULL);
+  g_free(prefix);
+  pdb_database_unref(db);
+  g_ptr_array_unref(warnings);
+  g_free(path);
+}
+
+Test(load, many_rules_load_without_quadratic_work)
+{
+  /* 20,000 rules in 200 rulesets; a quadratic step would take minutes. */
+  GString *xml = g_string_new("<patterndb version='4' pub_date='2024-01-01'>\n");
+  for (gint r = 0; r < 200; r++)
+    {
+      g_string_append_printf(xml, "<ruleset name='p%d' id='p%d'><pattern>p%d</pattern><rules>\n", r, r, r);
+      for (gint i = 0; i < 100; i++)
+        g_string_append_printf(xml, "<rule id='r%d-%d' class='c'><patterns><pattern>event %d from @IPv4:ip@ "
+                               "user @ESTRING:user: @port @NUMBER:port@</pattern></patterns><tags><tag>t</tag>"
+                               "</tags><values><value name='u'>$user</value></values></rule>\n", r, i, i);
+      g_string_append(xml, "</rules></ruleset>\n");
+    }
+  g_string_append(xml, "</patterndb>\n");
+  gchar *path = write_file("many.xml", xml->str);
+  gint64 start = g_get_monotonic_time();
+  PdbDatabase *db = pdb_database_load(path, NULL, NULL);
+  gdouble seconds = (g_get_monotonic_time() - start) / (gdouble) G_USEC_PER_SEC;
+
+  cr_assert_not_null(db);
+  cr_expect_eq(pdb_database_get_rules(db)->len, 20000);
+  cr_expect_lt(seconds, 10.0, "20,000 rules took %.2f s", seconds);
+  pdb_database_unref(db);
+  g_string_free(xml, TRUE);
+  g_free(path);
+}

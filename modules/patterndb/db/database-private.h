@@ -15,7 +15,8 @@ typedef struct _PdbProgramEntry
 {
   gchar *pattern;
   PdbRuleset *ruleset;     /* borrowed from PdbDatabase.rulesets */
-  PdbLocation location;
+  PdbLocation location;    /* as pdbtool: after the pattern text, plus one */
+  PdbLocation start;       /* where the pattern text begins */
 } PdbProgramEntry;
 
 struct _PdbDatabase
@@ -42,7 +43,7 @@ PdbRuleset *pdb_database_lookup_program(PdbDatabase *db, const gchar *pattern);
 PdbRuleset *pdb_database_new_ruleset(PdbDatabase *db);
 /* Makes @pattern select @ruleset. */
 void pdb_database_add_program(PdbDatabase *db, const gchar *pattern, PdbRuleset *ruleset,
-                              const PdbLocation *location);
+                              const PdbLocation *location, const PdbLocation *start);
 /* The catch-all ruleset, created on first use. */
 PdbRuleset *pdb_database_get_catch_all(PdbDatabase *db);
 /* Adds a rule (takes ownership). */
@@ -54,6 +55,16 @@ void pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options);
 
 /* Emits a warning through @options (or stderr). */
 void pdb_database_warn(const PdbLoadOptions *options, const gchar *format, ...) G_GNUC_PRINTF(2, 3);
+
+/*
+ * The engine's messages may start with their own "file:line:column: ": the
+ * place inside the pattern, counted from @given (the location passed at
+ * insert). Returns the text after that prefix and sets @location to the
+ * same place counted from @start, where the pattern text really begins;
+ * returns @message unchanged, and sets @location to @start, without one.
+ */
+const gchar *pdb_split_engine_location(const gchar *message, const PdbLocation *given,
+                                       const PdbLocation *start, PdbLocation *location);
 
 /* One file into @db (loader.c). */
 gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,

@@ -127,13 +127,14 @@ pdb_database_get_catch_all(PdbDatabase *db)
 
 void
 pdb_database_add_program(PdbDatabase *db, const gchar *pattern, PdbRuleset *ruleset,
-                         const PdbLocation *location)
+                         const PdbLocation *location, const PdbLocation *start)
 {
   PdbProgramEntry *entry = g_new0(PdbProgramEntry, 1);
 
   entry->pattern = g_strdup(pattern);
   entry->ruleset = ruleset;
   entry->location = *location;
+  entry->start = *start;
   g_ptr_array_add(db->programs_order, entry);
   g_hash_table_insert(db->program_by_pattern, entry->pattern, entry);
 }
@@ -151,6 +152,43 @@ pdb_database_index_rule(PdbDatabase *db, PdbRule *rule)
     g_hash_table_insert(db->rule_by_id, rule->id, rule);
 }
 
+/*
+ * The engine's messages may start with their own "file:line:column: ": the
+ * place inside the pattern, counted from the location given at insert
+ * (pdbtool's, after the pattern text). Returns the text after that prefix
+ * and sets @location to the same place counted from @start, where the
+ * pattern's text really begins; returns @message unchanged (and @location
+ * untouched) when it has no such prefix.
+ */
+const gchar *
+pdb_split_engine_location(const gchar *message, const PdbLocation *given, const PdbLocation *start,
+                          PdbLocation *location)
+{
+  gsize file_length = given->file ? strlen(given->file) : 0;
+
+  *location = *start;
+
+  if (!file_length || strncmp(message, location->file, file_length) != 0 || message[file_length] != ':')
+    return message;
+
+  gchar *end = NULL;
+  const gchar *p = message + file_length + 1;
+  glong line = strtol(p, &end, 10);
+  if (end == p || *end != ':')
+    return message;
+  p = end + 1;
+  glong column = strtol(p, &end, 10);
+  if (end == p || end[0] != ':' || end[1] != ' ')
+    return message;
+
+  /* Lines inside the pattern keep their columns; the first line shifts. */
+  gint real_line = start->line + (gint) line - given->line;
+  gint real_column = line == given->line ? start->column + (gint) column - given->column : (gint) column;
+  location->line = real_line;
+  location->column = real_column;
+  return end + 2;
+}
+
 void
 pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options)
 {
@@ -165,11 +203,14 @@ pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options)
 
       if (!pdb_radix_insert(db->programs, entry->pattern, entry->ruleset, &entry->location, &error))
         {
+          PdbLocation where;
+          const gchar *explanation = pdb_split_engine_location(error->message, &entry->location,
+                                                               &entry->start, &where);
+
           pdb_database_warn(options, "%s:%d:%d: ruleset '%s': program pattern '%s': %s",
-                            entry->location.file ? entry->location.file : "",
-                            entry->location.line, entry->location.column,
+                            where.file ? where.file : "", where.line, where.column,
                             entry->ruleset->name ? entry->ruleset->name : "",
-                            entry->pattern, error->message);
+                            entry->pattern, explanation);
           g_error_free(error);
         }
     }

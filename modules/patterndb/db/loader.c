@@ -718,44 +718,9 @@ end_ruleset_pattern(PdbLoader *self, const gchar *pattern)
 
   if (!existing)
     {
-      pdb_database_add_program(self->db, pattern, pending->target, &location);
+      pdb_database_add_program(self->db, pattern, pending->target, &location, &self->text_start);
       g_ptr_array_add(pending->target->program_patterns, g_strdup(pattern));
     }
-}
-
-/*
- * The engine's messages may start with their own "file:line:column: ": the
- * place inside the pattern, counted from the location given at insert
- * (pdbtool's, after the pattern text). Returns the text after that prefix
- * and sets @location to the same place counted from @start, where the
- * pattern's text really begins; returns @message unchanged (and @location
- * untouched) when it has no such prefix.
- */
-static const gchar *
-split_engine_location(const gchar *message, const PdbLocation *given, const PdbLocation *start,
-                      PdbLocation *location)
-{
-  gsize file_length = given->file ? strlen(given->file) : 0;
-
-  if (!file_length || strncmp(message, location->file, file_length) != 0 || message[file_length] != ':')
-    return message;
-
-  gchar *end = NULL;
-  const gchar *p = message + file_length + 1;
-  glong line = strtol(p, &end, 10);
-  if (end == p || *end != ':')
-    return message;
-  p = end + 1;
-  glong column = strtol(p, &end, 10);
-  if (end == p || end[0] != ':' || end[1] != ' ')
-    return message;
-
-  /* Lines inside the pattern keep their columns; the first line shifts. */
-  gint real_line = start->line + (gint) line - given->line;
-  gint real_column = line == given->line ? start->column + (gint) column - given->column : (gint) column;
-  location->line = real_line;
-  location->column = real_column;
-  return end + 2;
 }
 
 static void
@@ -790,9 +755,10 @@ end_ruleset(PdbLoader *self)
 
           if (!pdb_radix_insert(target->messages, pattern, rule, location, &error))
             {
-              PdbLocation where = g_array_index(rule->pattern_starts, PdbLocation, p);
-              const gchar *explanation = split_engine_location(error->message, location,
-                                                               &where, &where);
+              PdbLocation where;
+              const gchar *explanation =
+                pdb_split_engine_location(error->message, location,
+                                          &g_array_index(rule->pattern_starts, PdbLocation, p), &where);
 
               loader_warn(self, &where, "rule '%s': %s", rule->id, explanation);
               g_error_free(error);
