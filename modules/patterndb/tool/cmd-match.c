@@ -154,7 +154,8 @@ print_debug_pattern(Matcher *m, const gchar *message, gsize length)
               continue;
             }
           g_string_append_printf(out, "PDBTOOL_DEBUG=%u:%u:%u:%u:%u:%s:%s\n", n++, s->length, last_keylen,
-                                 s->offset, s->length, s->parser_type, s->parser_name ? s->parser_name : "");
+                                 s->value_offset, s->value_length, s->parser_type,
+                                 s->parser_name ? s->parser_name : "");
           g_string_append_printf(out, "PDBTOOL_DEBUG=%u:0:-1:0:0::\n", n++);
         }
     }
@@ -174,7 +175,7 @@ print_debug_pattern(Matcher *m, const gchar *message, gsize length)
           if (color)
             g_string_append(out, COLOR_PARSER);
           g_string_append_printf(out, "@%s:%s=", s->parser_type, s->parser_name ? s->parser_name : "");
-          g_string_append_len(out, message + s->offset, s->length);
+          g_string_append_len(out, message + s->value_offset, s->value_length);
           g_string_append(out, "@" COLOR_RESET);
           colored(out, color, COLOR_PARTIAL, "", 0);
         }
@@ -189,8 +190,6 @@ print_debug_pattern(Matcher *m, const gchar *message, gsize length)
           if (s->is_parser)
             colored(out, color, COLOR_PARTIAL, "", 0);
         }
-      if (match.value && match.complete)
-        g_string_append(out, COLOR_RESET);
       g_string_append(out, "\nValues:\n");
     }
   pdb_trace_clear(&trace);
@@ -226,7 +225,8 @@ print_explanation(Matcher *m, const gchar *program, gsize program_length,
   GString *out = m->out;
   const PdbResult *r = &m->result;
 
-  if (r->kind == PDB_RESULT_NONE)
+  if (r->kind == PDB_RESULT_NONE || !r->ruleset || !r->ruleset->messages
+      || !r->ruleset->rules || r->ruleset->rules->len == 0)
     {
       g_string_append(out, "EXPLAIN: no ruleset selects program ");
       append_quoted(out, program, program_length);

@@ -334,6 +334,9 @@ pdb_cmd_test(int argc, char **argv)
             {
               FileSummary s = { 0 };
 
+              printf("Testing file: %s\n", (const gchar *) g_ptr_array_index(files, f));
+              fflush(stdout);
+
               rc = combine(rc, test_database(g_ptr_array_index(files, f), &opt, &s));
               g_array_append_val(dir_summaries, s);
             }

@@ -5,15 +5,25 @@
  * Every error message goes to stderr in pdbtool's wording, so scripts that
  * grep for it keep working; only the exit codes differ (non-zero).
  */
+#include "config.h"
 #include "tool/tool-common.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static gboolean ignored_flag;
 static gchar *ignored_string;
 
+static gboolean
+print_version(const gchar *name, const gchar *value, gpointer data, GError **error)
+{
+  printf("patterndb %s\n", PACKAGE_VERSION);
+  exit(0);
+}
+
 static GOptionEntry global_entries[] =
 {
+  { "version", 'V', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer) print_version, "Print the version and exit", NULL },
   { "debug", 'd', 0, G_OPTION_ARG_NONE, &ignored_flag, "Enable debug/diagnostic messages on stderr (accepted for pdbtool compatibility)", NULL },
   { "verbose", 'v', 0, G_OPTION_ARG_NONE, &ignored_flag, "Enable verbose messages on stderr (accepted for pdbtool compatibility)", NULL },
   { "module", 0, 0, G_OPTION_ARG_STRING, &ignored_string, "Accepted and ignored (pdbtool loads syslog-ng modules; patterndb needs none)", "<module>" },
@@ -31,6 +41,7 @@ pdb_tool_parse_options(int *argc, char ***argv, const gchar *parameter,
   gboolean ok;
   gboolean has_verbose = FALSE, has_debug = FALSE;
 
+  g_set_prgname("patterndb");
   g_option_context_set_summary(ctx, summary);
   if (description)
     g_option_context_set_description(ctx, description);
