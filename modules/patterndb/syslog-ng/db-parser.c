@@ -342,7 +342,7 @@ pdb_sng_parser_init(LogPipe *s)
       db = pdb_sng_db_load(file, self->prefix, &error);
       if (!db)
         {
-          msg_error("patterndb: cannot load the pattern database, refusing to start",
+          msg_error("patterndb: cannot load the pattern database, refusing to start this configuration",
                     evt_tag_str("file", file),
                     evt_tag_str("error", error->message),
                     log_pipe_location_tag(s));
