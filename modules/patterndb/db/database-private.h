@@ -66,6 +66,10 @@ void pdb_database_warn(const PdbLoadOptions *options, const gchar *format, ...) 
 const gchar *pdb_split_engine_location(const gchar *message, const PdbLocation *given,
                                        const PdbLocation *start, PdbLocation *location);
 
+/* Initialises libxml2 once per process, from whichever thread loads first
+ * (xmlInitParser() is not safe to race in libxml2 2.9). */
+void pdb_xml_init(void);
+
 /* One file into @db (loader.c). */
 gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,
                               GError **error);

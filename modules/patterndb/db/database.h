@@ -93,7 +93,13 @@ typedef struct _PdbResult
 void pdb_result_init(PdbResult *result);
 void pdb_result_clear(PdbResult *result);
 
-/* Thread-safe, lock-free, allocation-free in the common case. */
+/*
+ * Thread-safe, lock-free, allocation-free in the common case. @result must
+ * have been set up with pdb_result_init(); it may be reused for any number
+ * of calls (each call forgets the previous result) and is released with
+ * pdb_result_clear(). @program and @message are byte buffers (no NUL
+ * needed); the captures in @result are offsets into them.
+ */
 void pdb_database_classify(const PdbDatabase *db,
                            const gchar *program, gsize program_length,
                            const gchar *message, gsize message_length,

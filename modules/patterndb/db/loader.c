@@ -1126,10 +1126,24 @@ read_chunk(int fd, const gchar *path, gchar *buffer, gsize size, GError **error)
   return n;
 }
 
+void
+pdb_xml_init(void)
+{
+  static gsize initialised = 0;
+
+  if (g_once_init_enter(&initialised))
+    {
+      xmlInitParser();
+      g_once_init_leave(&initialised, 1);
+    }
+}
+
 gboolean
 pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options, GError **error)
 {
   gsize size = 0;
+
+  pdb_xml_init();
   int fd = open_file(path, &size, error);
   if (fd < 0)
     return FALSE;

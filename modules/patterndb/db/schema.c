@@ -6,7 +6,7 @@
  * is cached, so the functions are safe to call from any thread.
  */
 #include "db/schema.h"
-#include "db/database.h"
+#include "db/database-private.h"
 
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
@@ -30,6 +30,8 @@
 gint
 pdb_schema_sniff_version(const gchar *path, GError **error)
 {
+  pdb_xml_init();
+
   xmlTextReaderPtr reader = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   gint version = -1;
 
@@ -115,6 +117,7 @@ collect_problem(void *user_data, xmlErrorPtr error)
 gboolean
 pdb_schema_validate_file(const gchar *path, GError **error)
 {
+  pdb_xml_init();
   gint version = pdb_schema_sniff_version(path, error);
   if (version < 0)
     return FALSE;
