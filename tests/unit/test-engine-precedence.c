@@ -544,3 +544,38 @@ Test(engine_precedence, literal_compare_every_length)
       g_free(key);
     }
 }
+
+/* Parser type names in dump output, as pdbtool 3.38.1 prints them [pdbtool]. */
+Test(engine_precedence, dump_type_names)
+{
+  const gchar *patterns[] =
+  {
+    "a@STRING:s@", "b@ESTRING:e: @", "c@QSTRINGX:q:\"@", "d@NUMBER:n@", "e@DOUBLE:f@", "f@IPv4:i@",
+    "g@IPv6:i@", "h@IPvANY:i@", "i@MACADDR:m@", "j@LLADDR:l@", "k@EMAIL:e@", "l@HOSTNAME:h@",
+    "m@SET:s: @", "n@OPTIONALSET:o: @", "o@ANYSTRING:a@", "p@NLSTRING:n@", "q@PCRE:p:a@", "r@FLOAT:f@", NULL
+  };
+  const gchar *names[] =
+  {
+    "@STRING:s@", "@ESTRING:e@", "@QSTRING:q@", "@NUMBER:n@", "@FLOAT:f@", "@IPv4:i@", "@IPv6:i@",
+    "@IP:i@", "@MACADDR:m@", "@LLADDR:l@", "@EMAIL:e@", "@HOSTNAME:h@", "@SET:s@", "@UNKNOWN:o@",
+    "@ANYSTRING:a@", "@NLSTRING:n@", "@PCRE:p@", "@FLOAT:f@",
+  };
+  PdbRadix *radix = te_build(patterns);
+  gchar *dump = _dump(radix);
+  gchar **lines = g_strsplit(dump, "\n", -1);
+  guint found = 0;
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      gchar *at = strchr(lines[i], '@');
+      if (!at)
+        continue;
+      cr_assert_lt(found, G_N_ELEMENTS(names), "extra parser line '%s'", lines[i]);
+      cr_expect(g_str_has_prefix(at, names[found]), "line '%s': expected '%s'", lines[i], names[found]);
+      found++;
+    }
+  cr_expect_eq(found, G_N_ELEMENTS(names));
+  g_strfreev(lines);
+  g_free(dump);
+  pdb_radix_free(radix);
+}
