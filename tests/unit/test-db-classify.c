@@ -275,3 +275,40 @@ Test(classify, values_apply_with_context_lookup)
   test_message_free(msg);
   pdb_database_unref(db);
 }
+
+typedef struct
+{
+  PdbDatabase *db;
+  gint mismatches;
+} ThreadArgs;
+
+static gpointer
+classify_many(gpointer data)
+{
+  ThreadArgs *args = data;
+
+  for (gint i = 0; i < 2000; i++)
+    {
+      const ClassifyRow *row = &rows[i % G_N_ELEMENTS(rows)];
+      PdbResultKind kind;
+      TestMessage *msg = run(args->db, row->program, row->message, &kind);
+
+      if (kind != row->kind || strcmp(msg->log->str, row->log) != 0)
+        g_atomic_int_inc(&args->mismatches);
+      test_message_free(msg);
+    }
+  return NULL;
+}
+
+Test(classify, concurrent_readers_share_one_database)
+{
+  ThreadArgs args = { load_db(test_db, NULL), 0 };
+  GThread *threads[4];
+
+  for (gsize i = 0; i < G_N_ELEMENTS(threads); i++)
+    threads[i] = g_thread_new("classify", classify_many, &args);
+  for (gsize i = 0; i < G_N_ELEMENTS(threads); i++)
+    g_thread_join(threads[i]);
+  cr_expect_eq(args.mismatches, 0, "%d results differed from the single-threaded ones", args.mismatches);
+  pdb_database_unref(args.db);
+}
