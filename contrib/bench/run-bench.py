@@ -1,0 +1,569 @@
+#!/usr/bin/env python3
+"""Driver of `make bench` / `make bench-quick` (contrib/bench).
+
+It generates the workloads (benchgen.py, fixed seeds; kept between runs in
+the work directory), runs every classifier on the same input in the same run,
+alternating the commands, and prints one table: messages per second (median),
+the ratio of patterndb's rate to each tool's, load time, peak resident memory,
+callgrind instructions per message, and how many of the generated "matching"
+lines got the intended rule id.
+
+Invariants: every side runs with TZ=UTC and LC_ALL=C; a rate is lines divided
+by (wall time - load time), where load time is the median wall time of the
+same command on a one-line input (for the daemons: lines after the first
+output divided by the time since the first output); a tool that is missing
+or fails its own one-line check prints "n/a" instead of a number.
+Python standard library only.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+ENV = dict(os.environ, TZ="UTC", LC_ALL="C")
+TEMPLATE = "${.classifier.rule_id}\\n"
+TIME_BIN = "/usr/bin/time"
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------ helpers
+
+def run_measured(argv, stdin_path=None, stdout_path=os.devnull, timeout=900):
+    """Runs argv; returns (wall seconds, peak RSS KiB, exit status)."""
+    # GNU time reports the peak RSS of the command itself (a child forked from
+    # this Python process would inherit Python's high-water mark).
+    fin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    rssfile = os.path.join(os.path.dirname(os.path.abspath(stdout_path))
+                           if stdout_path != os.devnull else "/tmp", ".bench-rss.%d" % os.getpid())
+    with open(stdout_path, "wb") as fout:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([TIME_BIN, "-f", "%M", "-o", rssfile] + argv, stdin=fin, stdout=fout,
+                             stderr=subprocess.DEVNULL, env=ENV, start_new_session=True)
+        try:
+            rc = p.wait(timeout)
+        except (KeyboardInterrupt, subprocess.TimeoutExpired):
+            os.killpg(p.pid, signal.SIGKILL)   # our own process group: time and its command
+            p.wait()
+            raise
+        wall = time.perf_counter() - t0
+    if stdin_path:
+        fin.close()
+    rss = 0
+    try:
+        with open(rssfile) as f:
+            nums = re.findall(r"^(\d+)$", f.read(), re.M)
+            rss = int(nums[-1]) if nums else 0
+        os.unlink(rssfile)
+    except OSError:
+        pass
+    return wall, rss, rc
+
+
+def prefix_file(path, nlines):
+    """A file with the first nlines lines of path (cached beside it)."""
+    out = "%s.head%d" % (path, nlines)
+    if not os.path.exists(out):
+        with open(path, "rb") as f, open(out + ".tmp", "wb") as g:
+            for i, line in enumerate(f):
+                if i >= nlines:
+                    break
+                g.write(line)
+        os.rename(out + ".tmp", out)
+    return out
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def read_ids(path, kind):
+    ids = []
+    with open(path, "r", encoding="utf-8", errors="replace") as f:
+        if kind == "json":
+            for line in f:
+                try:
+                    tags = json.loads(line).get("event.tags") or [""]
+                except ValueError:
+                    tags = [""]
+                ids.append(tags[0])
+        else:
+            ids = f.read().split("\n")
+            if ids and ids[-1] == "":
+                ids.pop()
+    return ids
+
+
+def accuracy(ids, expected):
+    m = ok = 0
+    for e, got in zip(expected, ids):
+        if e:
+            m += 1
+            ok += (e == got)
+    return 100.0 * ok / m if m else None
+
+
+def agreement(a, b):
+    n = min(len(a), len(b))
+    if n == 0:
+        return None
+    return 100.0 * sum(1 for x, y in zip(a, b) if x == y) / n
+
+
+# ------------------------------------------------------------ tools
+
+class Tool:
+    """A command-line classifier: argv for (workload dir, input file)."""
+    kind = "lines"
+    daemon = False
+
+    def __init__(self, name, make_argv, kind="lines", stdin=False, callgrind=False):
+        self.name = name
+        self.make_argv = make_argv
+        self.kind = kind
+        self.stdin = stdin
+        self.callgrind = callgrind
+        self.available = True
+        self.why = ""
+
+    def run(self, wdir, inp, out=os.devnull, timeout=900):
+        argv = self.make_argv(wdir, inp)
+        if self.stdin:
+            return run_measured(argv, stdin_path=inp, stdout_path=out, timeout=timeout)
+        return run_measured(argv, stdout_path=out, timeout=timeout)
+
+
+class Daemon:
+    """syslog-ng -F: file source -> [parser] -> file destination."""
+    daemon = True
+    kind = "lines"
+    callgrind = False
+
+    def __init__(self, name, tmp, parser, modules=""):
+        self.name = name
+        self.tmp = tmp
+        self.parser = parser          # None or format string with {db}
+        self.modules = modules        # module path prefix or ""
+        self.available = True
+        self.why = ""
+
+    def run(self, wdir, inp, out=None, expected_lines=None, timeout=240):
+        d = os.path.join(self.tmp, "daemon-" + self.name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        out = out or os.path.join(d, "out.txt")
+        db = os.path.join(wdir, "patterndb.xml")
+        conf = ["@version: 3.38"]
+        if self.modules:
+            conf.append("@module patterndb")
+        conf += ["options { stats-freq(0); keep-hostname(yes); time-reopen(1); flush-lines(1000); };",
+                 'source s_in { file("%s" follow-freq(1) log-fetch-limit(1000) log-iw-size(10000)); };' % inp,
+                 'destination d_out { file("%s" template("%s")); };' % (out, TEMPLATE)]
+        if self.parser:
+            conf.append("parser p_db { %s; };" % self.parser.format(db=db))
+            conf.append("log { source(s_in); parser(p_db); destination(d_out); };")
+        else:
+            conf.append("log { source(s_in); destination(d_out); };")
+        cfg = os.path.join(d, "syslog-ng.conf")
+        with open(cfg, "w") as f:
+            f.write("\n".join(conf) + "\n")
+        argv = ["/usr/sbin/syslog-ng", "-F", "--no-caps", "-f", cfg, "--persist-file=" + os.path.join(d, "persist"),
+                "--pidfile=" + os.path.join(d, "pid"), "--control=" + os.path.join(d, "ctl")]
+        if self.modules:
+            argv.append("--module-path=" + self.modules)
+        want = expected_lines if expected_lines is not None else count_lines(inp)
+        errlog = open(os.path.join(d, "stderr.txt"), "wb")
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=errlog, stderr=errlog, env=ENV)
+        seen = 0
+        t_first = None
+        first_lines = 0
+        fh = None
+        hwm = 0
+        try:
+            while True:
+                now = time.perf_counter()
+                if p.poll() is not None or now - t0 > timeout:
+                    break
+                if fh is None and os.path.exists(out):
+                    fh = open(out, "rb")
+                if fh is not None:
+                    chunk = fh.read()
+                    if chunk:
+                        seen += chunk.count(b"\n")
+                        if t_first is None:
+                            t_first = now
+                            first_lines = seen
+                if seen >= want:
+                    break
+                time.sleep(0.01)
+            t_done = time.perf_counter()
+            try:
+                with open("/proc/%d/status" % p.pid) as st:
+                    m = re.search(r"VmHWM:\s+(\d+)", st.read())
+                    hwm = int(m.group(1)) if m else 0
+            except OSError:
+                pass
+        finally:
+            if p.poll() is None:
+                os.kill(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(20)
+                except subprocess.TimeoutExpired:
+                    os.kill(p.pid, signal.SIGKILL)
+                    p.wait()
+            if fh:
+                fh.close()
+            errlog.close()
+        if seen < want or t_first is None or t_done <= t_first:
+            return None
+        return dict(rate=(seen - first_lines) / (t_done - t_first), load=t_first - t0, rss=hwm, out=out)
+
+
+# ------------------------------------------------------------ callgrind
+
+def callgrind_ir(argv, stdin_path, tmp):
+    out = os.path.join(tmp, "callgrind.out")
+    fin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + argv,
+                       stdin=fin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+    if stdin_path:
+        fin.close()
+    m = re.search(rb"Collected : (\d+)", r.stderr)
+    try:
+        os.unlink(out)
+    except OSError:
+        pass
+    return int(m.group(1)) if m and r.returncode == 0 else None
+
+
+def instr_per_msg(tool, wdir, inp_small, one, tmp):
+    n = count_lines(inp_small)
+    a = tool.make_argv(wdir, inp_small)
+    b = tool.make_argv(wdir, one)
+    ir_n = callgrind_ir(a, inp_small if tool.stdin else None, tmp)
+    ir_1 = callgrind_ir(b, one if tool.stdin else None, tmp)
+    if ir_n is None or ir_1 is None:
+        return None
+    return (ir_n - ir_1) / (n - 1)
+
+
+# ------------------------------------------------------------ main
+
+def machine_info():
+    model = cores = "?"
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, env=ENV).stdout
+        m = re.search(r"^Model name:\s*(.+)$", out, re.M)
+        model = m.group(1).strip() if m else "?"
+    except OSError:
+        pass
+    cores = str(os.cpu_count())
+    return model, cores
+
+
+def fmt_rate(x):
+    return "n/a" if x is None else "{:,.0f}".format(x)
+
+
+def fmt(x, spec, na="n/a"):
+    return na if x is None else format(x, spec)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--srcdir", required=True)
+    ap.add_argument("--builddir", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reps", type=int, default=None)
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--no-daemon", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated workload names")
+    ap.add_argument("--results", default=None, help="write the table (markdown) here too")
+    args = ap.parse_args()
+
+    src = os.path.abspath(args.srcdir)
+    build = os.path.abspath(args.builddir)
+    work = os.path.abspath(args.workdir)
+    os.makedirs(work, exist_ok=True)
+    tmp = os.path.join(work, "tmp")
+    os.makedirs(tmp, exist_ok=True)
+    gen = os.path.join(src, "contrib", "bench", "benchgen.py")
+    loghub = os.path.join(src, "tests", "data", "loghub")
+
+    lines = 100000 if args.quick else 1000000
+    reps = args.reps or (1 if args.quick else 3)
+    sizes = [100, 10000] if args.quick else [100, 1000, 10000, 100000]
+    budget = 3.0 if args.quick else 5.0     # seconds a slow tool may spend on one run
+    cg_lines = 5000 if args.quick else 10000
+
+    workloads = [("real", ["real", "--loghub", loghub])]
+    workloads += [("synth-%d" % n, ["synth", "--rules", str(n)]) for n in sizes]
+    if args.only:
+        keep = set(args.only.split(","))
+        workloads = [w for w in workloads if w[0] in keep]
+
+    # ---- workloads (regenerated only when the generator or its arguments change)
+    gen_stamp = str(os.path.getmtime(gen))
+    wdirs = {}
+    for name, gargs in workloads:
+        d = os.path.join(work, "data", "%s-%d" % (name, lines))
+        stamp = os.path.join(d, "stamp")
+        key = json.dumps([gargs, lines, gen_stamp])
+        if not (os.path.exists(stamp) and open(stamp).read() == key):
+            shutil.rmtree(d, ignore_errors=True)
+            log("bench: generating %s (%d lines)" % (name, lines))
+            subprocess.run([sys.executable, gen] + gargs + ["--lines", str(lines), "--out", d], check=True)
+            with open(stamp, "w") as f:
+                f.write(key)
+        wdirs[name] = d
+
+    # ---- tools
+    ours_bin = os.path.join(build, "patterndb")
+    pcre_bin = os.path.join(build, "contrib", "bench", "pcre-baseline")
+    floor_bin = os.path.join(build, "contrib", "bench", "split-floor")
+    tools = [
+        Tool("patterndb", lambda w, i: [ours_bin, "match", "-p", os.path.join(w, "patterndb.xml"), "-f", i,
+                                        "-T", TEMPLATE], callgrind=True),
+        Tool("pdbtool", lambda w, i: ["/usr/bin/pdbtool", "match", "-p", os.path.join(w, "patterndb.xml"),
+                                      "-f", i, "-T", TEMPLATE], callgrind=True),
+        Tool("lognormalizer", lambda w, i: ["lognormalizer", "-r", os.path.join(w, "rules.rulebase"),
+                                            "-e", "json", "-T"], kind="json", stdin=True),
+        Tool("pcre2-jit", lambda w, i: [pcre_bin, os.path.join(w, "rules.pcre"), i]),
+        Tool("read+split", lambda w, i: [floor_bin, i], kind="none"),
+    ]
+    for t, path in ((tools[0], ours_bin), (tools[1], "/usr/bin/pdbtool"), (tools[3], pcre_bin),
+                    (tools[4], floor_bin)):
+        if not os.access(path, os.X_OK):
+            t.available, t.why = False, "not built"
+    if not shutil.which("lognormalizer"):
+        tools[2].available, tools[2].why = False, "not installed"
+    daemons = []
+    if not args.no_daemon and os.access("/usr/sbin/syslog-ng", os.X_OK):
+        daemons = [Daemon("syslog-ng, no parser", tmp, None),
+                   Daemon("syslog-ng db-parser", tmp, 'db-parser(file("{db}"))')]
+        mod = os.path.join(build, ".libs", "libpatterndb.so")
+        ours_d = Daemon("syslog-ng + our module", tmp, 'patterndb(file("{db}"))',
+                        modules=os.path.join(build, ".libs") + ":/usr/lib/syslog-ng/3.38")
+        if not os.path.exists(mod):
+            ours_d.available, ours_d.why = False, "module not built"
+        daemons.append(ours_d)
+
+    # A tool must classify the one-line input of the real workload as intended.
+    first = wdirs[workloads[0][0]]
+    exp1 = open(os.path.join(first, "expected.txt")).readline().strip()
+    one_first = os.path.join(first, "one.log")
+    for t in tools:
+        if not t.available or t.kind == "none":
+            continue
+        o = os.path.join(tmp, "check.out")
+        try:
+            _, _, rc = t.run(first, one_first, o)
+        except OSError as e:
+            t.available, t.why = False, str(e)
+            continue
+        got = read_ids(o, t.kind)
+        want = next(e for e in open(os.path.join(first, "expected.txt")).read().split("\n") if e)
+        if rc != 0 or got[:1] != [want]:
+            t.available, t.why = False, "fails its one-line check (exit %d)" % rc
+            log("bench: %s: %s; got %r, want %r" % (t.name, t.why, got[:1], want))
+    del exp1
+
+    results = []
+    t_start = time.time()
+    for name, _ in workloads:
+        wdir = wdirs[name]
+        meta = json.load(open(os.path.join(wdir, "meta.json")))
+        inp_full = os.path.join(wdir, "input.log")
+        one = os.path.join(wdir, "one.log")
+        expected = open(os.path.join(wdir, "expected.txt")).read().split("\n")
+        log("bench: %s: %d rules, %d lines" % (name, meta["rules"], meta["lines"]))
+        row = {}
+        live = [t for t in tools if t.available]
+        # Load times: median of 3 runs on a one-line input. A tool that loads
+        # for more than 3 s (lognormalizer with many rules) has one such run
+        # and then one run on the whole stream.
+        loads, rss, slow_load = {}, {}, set()
+        for t in live:
+            vals = []
+            for _ in range(3):
+                w, r, rc = t.run(wdir, one)
+                vals.append(w)
+                rss[t.name] = max(rss.get(t.name, 0), r)
+                if w > 3:
+                    slow_load.add(t.name)
+                    break
+            loads[t.name] = statistics.median(vals)
+        # Input size per tool: the whole stream, or a prefix a slow tool can do in `budget` s.
+        probe = prefix_file(inp_full, min(1000, meta["lines"]))
+        nprobe = count_lines(probe)
+        inputs, probe_wall = {}, {}
+        for t in live:
+            if t.name in slow_load:
+                inputs[t.name] = inp_full
+                continue
+            w, r, rc = t.run(wdir, probe)
+            probe_wall[t.name] = w
+            # Conservative: at least a third of the probe's wall time counts as work.
+            rate = nprobe / max(w - loads[t.name], w / 3, 1e-3)
+            want = meta["lines"] if rate * budget >= meta["lines"] else max(nprobe, int(rate * budget) // 1000 * 1000)
+            inputs[t.name] = inp_full if want >= meta["lines"] else prefix_file(inp_full, want)
+        rates = {t.name: [] for t in live}
+        outs = {}
+        for rep in range(reps):
+            order = live if rep % 2 == 0 else list(reversed(live))
+            for t in order:
+                if rep > 0 and t.name in slow_load:
+                    continue
+                inp = inputs[t.name]
+                o = os.path.join(tmp, "out-%s.txt" % t.name.replace("/", "_"))
+                try:
+                    w, r, rc = t.run(wdir, inp, o if t.kind != "none" else os.devnull,
+                                     timeout=loads[t.name] + 4 * budget + 20)
+                except subprocess.TimeoutExpired:
+                    # The probe misjudged a slow tool (noisy machine): a tenth of the input.
+                    inputs[t.name] = prefix_file(inp_full, max(nprobe, count_lines(inp) // 10))
+                    log("bench: %s timed out on %s; retrying on %d lines"
+                        % (t.name, name, count_lines(inputs[t.name])))
+                    inp = inputs[t.name]
+                    w, r, rc = t.run(wdir, inp, o if t.kind != "none" else os.devnull)
+                if rc != 0:
+                    log("bench: %s failed on %s (exit %d)" % (t.name, name, rc))
+                    continue
+                n = count_lines(inp)
+                rate = n / max(w - loads[t.name], 1e-4)
+                rates[t.name].append(rate)
+                rss[t.name] = max(rss.get(t.name, 0), r)
+                outs[t.name] = o
+        pdb_ids = read_ids(outs["pdbtool"], "lines") if "pdbtool" in outs else []
+        for t in tools:
+            rec = dict(tool=t.name, workload=name, rules=meta["rules"])
+            if t.available and rates.get(t.name):
+                rec.update(rate=statistics.median(rates[t.name]), load=loads[t.name], rss=rss[t.name] / 1024.0,
+                           lines=count_lines(inputs[t.name]))
+                if t.kind != "none" and t.name in outs:
+                    ids = read_ids(outs[t.name], t.kind)
+                    rec["acc"] = accuracy(ids, expected)
+                    if t.name != "pdbtool" and pdb_ids:
+                        rec["agree"] = agreement(ids, pdb_ids)
+            else:
+                rec["why"] = t.why
+            row[t.name] = rec
+        log("bench: %s: command-line tools measured (%.0f s so far)" % (name, time.time() - t_start))
+        # Daemons: one run each per rep, alternating, on a prefix they can do in a few seconds.
+        if daemons:
+            dlines = min(meta["lines"], 300000 if not args.quick else 100000)
+            dinp = prefix_file(inp_full, dlines)
+            drates = {d.name: [] for d in daemons if d.available}
+            dres = {}
+            for rep in range(max(1, reps - 1)):
+                order = [d for d in daemons if d.available]
+                if rep % 2:
+                    order.reverse()
+                for d in order:
+                    res = d.run(wdir, dinp, expected_lines=dlines)
+                    if res is None:
+                        log("bench: %s did not finish on %s" % (d.name, name))
+                        if "our module" in d.name:
+                            d.available, d.why = False, "did not start or finish"
+                        continue
+                    drates[d.name].append(res["rate"])
+                    dres[d.name] = res
+            for d in daemons:
+                rec = dict(tool=d.name, workload=name, rules=meta["rules"])
+                if drates.get(d.name):
+                    res = dres[d.name]
+                    rec.update(rate=statistics.median(drates[d.name]), load=res["load"], rss=res["rss"] / 1024.0,
+                               lines=dlines)
+                    if d.parser:
+                        ids = read_ids(res["out"], "lines")
+                        rec["acc"] = accuracy(ids, expected)
+                else:
+                    rec["why"] = d.why or "failed"
+                row[d.name] = rec
+        log("bench: %s: daemons measured (%.0f s so far)" % (name, time.time() - t_start))
+        # Callgrind: instructions per message (repeatable, unlike the rates).
+        if not args.no_callgrind and shutil.which("valgrind"):
+            small = prefix_file(inp_full, min(cg_lines, meta["lines"]))
+            for t in live:
+                if t.callgrind:
+                    row[t.name]["ipm"] = instr_per_msg(t, wdir, small, one, tmp)
+        results.append((name, meta, row))
+        log("bench: %s done (%.0f s so far)" % (name, time.time() - t_start))
+
+    print_table(results, tools, daemons, args, lines, reps, args.results)
+    with open(os.path.join(work, "results.json"), "w") as f:
+        json.dump([dict(workload=n, meta=m, tools=r) for n, m, r in results], f, indent=1)
+    return 0
+
+
+def print_table(results, tools, daemons, args, lines, reps, path):
+    model, cores = machine_info()
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    head = []
+    head.append("patterndb benchmark (%s): %s, %s cores, %s, %s"
+                % ("quick" if args.quick else "full", model, cores, platform.platform(terse=True), date))
+    head.append("%d-line streams (slow tools: a prefix they finish in seconds; daemons: 300,000 lines), "
+                "median of %d runs, TZ=UTC; rate = lines / (wall - load)" % (lines, reps))
+    cols = ["workload", "rules", "tool", "msg/s", "ours/this", "load s", "RSS MB", "instr/msg", "intended%",
+            "=pdbtool%"]
+    rows = []
+    for name, meta, row in results:
+        ours = row.get("patterndb", {}).get("rate")
+        order = [t.name for t in tools] + [d.name for d in daemons]
+        first = True
+        for tn in order:
+            rec = row.get(tn)
+            if rec is None:
+                continue
+            rate = rec.get("rate")
+            if tn == "patterndb":
+                ratio = "1.00" if rate else "n/a"
+            elif tn == "syslog-ng + our module":
+                nop = row.get("syslog-ng, no parser", {}).get("rate")
+                ratio = ("%.2f of no-parser" % (rate / nop)) if rate and nop else "n/a"
+            elif tn.startswith("syslog-ng"):
+                od = row.get("syslog-ng + our module", {}).get("rate")
+                ratio = "%.2f" % (od / rate) if od and rate else "n/a"
+            else:
+                ratio = "%.2f" % (ours / rate) if ours and rate else "n/a"
+            rows.append([name if first else "", str(meta["rules"]) if first else "", tn, fmt_rate(rate), ratio,
+                         fmt(rec.get("load"), ".3f"), fmt(rec.get("rss"), ".0f"),
+                         fmt(rec.get("ipm"), ",.0f", "-" if "ipm" not in rec else "n/a"),
+                         fmt(rec.get("acc"), ".1f", "-"), fmt(rec.get("agree"), ".1f", "-")])
+            first = False
+    widths = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(cols)]
+    text = []
+    text += head
+    text.append("")
+    text.append("| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(cols)) + " |")
+    text.append("|" + "|".join(("-" * (widths[i] + 1) + ":") if i >= 3 else ("-" * (widths[i] + 2))
+                               for i in range(len(cols))) + "|")
+    for r in rows:
+        text.append("| " + " | ".join(r[i].rjust(widths[i]) if i >= 3 else r[i].ljust(widths[i])
+                                      for i in range(len(cols))) + " |")
+    text.append("")
+    text.append("ours/this: patterndb's rate divided by this tool's (daemon rows: our module's over this pipeline's);")
+    text.append("intended%: generated matching lines classified with their own rule; =pdbtool%: same rule id as pdbtool.")
+    out = "\n".join(text)
+    print(out)
+    if path:
+        with open(path, "w") as f:
+            f.write(out + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
