@@ -89,6 +89,32 @@ for db in "$DIFFDIR"/db/*.xml; do
   else not_ok "test $(basename "$db"): output differs"; diff "$T/ref.test" "$T/ours.test" | head | while IFS= read -r l; do diag "$l"; done; fi
 done
 
+# --- -F filters: the same messages pass -------------------------------------------
+filters=(
+  'tags(".classifier.unknown")'
+  'tags("secevt" "net")'
+  'match("bob" value("user"))'
+  'match("sshd")'
+  'match("^Accepted")'
+  'program("ssh") and not host("host1")'
+  'not (tags("secevt") or program("kernel"))'
+  'message("link" type("string"))'
+  'message("link" type("string") flags(substring))'
+  'message("eth0" type("string") flags(prefix))'
+  'host("HOST" flags(ignore-case))'
+  'match("ROOT" value("MESSAGE") flags(ignore-case))'
+  'program("k*l" type("glob"))'
+  'match("[0-9]+\\.[0-9]+" value("src_ip")) or tags("admin")'
+)
+for f in "${filters[@]}"; do
+  for db in elements; do
+    "$PDBTOOL" match -p "$DIFFDIR/db/$db.xml" -f "$DIFFDIR/db/$db.log" -F "$f" -T '${HOST}|${.classifier.rule_id}|$MSG\n' 2>/dev/null > "$T/ref.f"
+    "$PATTERNDB" match -p "$DIFFDIR/db/$db.xml" -f "$DIFFDIR/db/$db.log" -F "$f" -T '${HOST}|${.classifier.rule_id}|$MSG\n' 2>&1 > "$T/ours.f"
+    if cmp -s "$T/ref.f" "$T/ours.f"; then ok "filter $f: same messages"
+    else not_ok "filter $f: different messages"; diff "$T/ref.f" "$T/ours.f" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
+  done
+done
+
 # --- syslog header parsing on odd lines (every line of the unit-test table) ----
 python3 - "$T/odd.log" <<'EOF'
 import random, sys

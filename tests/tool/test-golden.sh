@@ -121,6 +121,7 @@ golden test-validate -- test --validate badschema.xml
 golden test-no-validate -- test badschema.xml
 golden test-debug -- test -D $DIFFDB/examples.xml
 golden test-directory -- test $DIFFDB
+golden test-pdb-option -- test -p v6.xml -p $DIFFDB/elements.xml
 
 # --- merge ---------------------------------------------------------------------
 golden merge-flat -- merge -D merge -p "$T/flat.xml"

@@ -302,8 +302,10 @@ int
 pdb_cmd_test(int argc, char **argv)
 {
   TestOptions opt = { 0 };
+  gchar **pdb_files = NULL;
   GOptionEntry entries[] =
   {
+    { "pdb", 'p', 0, G_OPTION_ARG_FILENAME_ARRAY, &pdb_files, "A pattern database file or directory to test (may be repeated; same as a positional argument)", "<file|dir>" },
     { "validate", 0, 0, G_OPTION_ARG_NONE, &opt.validate, "Validate the pattern database XML against its version's XSD (in-process)", NULL },
     { "rule-id", 'r', 0, G_OPTION_ARG_STRING, &opt.rule_id, "Rule ID of the patterndb rule to be tested against its example", "<id>" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &opt.verbose, "Also print the values that matched", NULL },
@@ -318,17 +320,25 @@ pdb_cmd_test(int argc, char **argv)
                               "Test pattern databases against their examples", test_description, entries))
     {
       g_free(opt.rule_id);
+      g_strfreev(pdb_files);
       return PDB_TOOL_EXIT_USAGE;
     }
   summaries = g_array_new(FALSE, TRUE, sizeof(FileSummary));
+  GPtrArray *targets = g_ptr_array_new();
+  for (gchar **p = pdb_files; p && *p; p++)
+    g_ptr_array_add(targets, *p);
   for (int i = 1; i < argc; i++)
+    g_ptr_array_add(targets, argv[i]);
+  for (guint t = 0; t < targets->len; t++)
     {
-      if (g_file_test(argv[i], G_FILE_TEST_IS_DIR))
+      const gchar *target = g_ptr_array_index(targets, t);
+
+      if (g_file_test(target, G_FILE_TEST_IS_DIR))
         {
           GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
           GArray *dir_summaries = g_array_new(FALSE, TRUE, sizeof(FileSummary));
 
-          collect_files(argv[i], files);
+          collect_files(target, files);
           g_ptr_array_sort(files, compare_paths);
           for (guint f = 0; f < files->len; f++)
             {
@@ -341,7 +351,7 @@ pdb_cmd_test(int argc, char **argv)
               g_array_append_val(dir_summaries, s);
             }
           if (files->len == 0)
-            fprintf(stderr, "%s: no *.xml or *.pdb file in this directory\n", argv[i]);
+            fprintf(stderr, "%s: no *.xml or *.pdb file in this directory\n", target);
           else
             print_summary(dir_summaries);
           g_array_free(dir_summaries, TRUE);
@@ -351,10 +361,12 @@ pdb_cmd_test(int argc, char **argv)
         {
           FileSummary s = { 0 };
 
-          rc = combine(rc, test_database(argv[i], &opt, &s));
+          rc = combine(rc, test_database(target, &opt, &s));
           g_array_append_val(summaries, s);
         }
     }
+  g_ptr_array_free(targets, TRUE);
+  g_strfreev(pdb_files);
   g_array_free(summaries, TRUE);
   g_free(opt.rule_id);
   return rc;

@@ -38,6 +38,8 @@ struct _Node
   gchar *pattern;
   MatchType type;
   gboolean ignore_case;
+  gboolean substring;       /* type(string): flags(substring); else exact */
+  gboolean prefix;          /* type(string): flags(prefix) */
   pcre2_code *code;
   pcre2_match_data *match_data;
   GPatternSpec *glob;
@@ -269,9 +271,12 @@ parse_match_options(Parser *p, Node *n, gboolean allow_value)
               ok = f != NULL;
               if (ok && (strcmp(f, "ignore-case") == 0 || strcmp(f, "ignore_case") == 0))
                 n->ignore_case = TRUE;
+              else if (ok && strcmp(f, "substring") == 0)
+                n->substring = TRUE;
+              else if (ok && strcmp(f, "prefix") == 0)
+                n->prefix = TRUE;
               else if (ok && strcmp(f, "store-matches") != 0 && strcmp(f, "store_matches") != 0
-                       && strcmp(f, "utf8") != 0 && strcmp(f, "substring") != 0
-                       && strcmp(f, "prefix") != 0)
+                       && strcmp(f, "utf8") != 0)
                 {
                   p->pos = at;
                   ok = parse_error(p, "unsupported flag");
@@ -532,16 +537,24 @@ eval_match(const Node *n, PdbToolMessage *msg, GString *scratch)
     case MATCH_PCRE:
       return pcre2_match(n->code, (PCRE2_SPTR) subject, len, 0, 0, n->match_data, NULL) >= 0;
     case MATCH_STRING:
-      if (n->ignore_case)
-        {
-          gchar *a = g_ascii_strdown(subject, len), *b = g_ascii_strdown(n->pattern, -1);
-          gboolean r = strstr(a, b) != NULL;
+      {
+        /* syslog-ng's string matcher: the whole value, or with
+         * flags(prefix)/flags(substring) its start/any part */
+        gsize plen = strlen(n->pattern);
+        gchar *a = n->ignore_case ? g_ascii_strdown(subject, len) : g_strndup(subject, len);
+        gchar *b = n->ignore_case ? g_ascii_strdown(n->pattern, -1) : g_strdup(n->pattern);
+        gboolean r;
 
-          g_free(a);
-          g_free(b);
-          return r;
-        }
-      return g_strstr_len(subject, len, n->pattern) != NULL;
+        if (n->substring)
+          r = strstr(a, b) != NULL;
+        else if (n->prefix)
+          r = (gsize) len >= plen && strncmp(a, b, plen) == 0;
+        else
+          r = (gsize) len == plen && strcmp(a, b) == 0;
+        g_free(a);
+        g_free(b);
+        return r;
+      }
     case MATCH_GLOB:
       {
         gchar *copy = g_strndup(subject, len);
