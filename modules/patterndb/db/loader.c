@@ -352,6 +352,9 @@ attr_dup(const Attributes *attrs, const gchar *name)
 
       const gchar *p = (const gchar *) a[3];
       const gchar *end = (const gchar *) a[4];
+      if (!memchr(p, '&', end - p))
+        return g_strndup(p, end - p);
+
       GString *value = g_string_sized_new(end - p);
       while (p < end)
         {
