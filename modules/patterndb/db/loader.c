@@ -3,10 +3,12 @@
  * PdbDatabase that is being built.
  *
  * libxml2's SAX2 push parser streams the file in 64 KiB chunks (memory
- * does not grow with the file, only with what it describes): every element goes through a
- * small state machine (the `transitions` table below is the whole grammar:
- * which element may appear inside which) and every error carries the
- * file:line:column of the parser at that moment. Rules are collected per
+ * grows with what the file describes, not with its size). Every element
+ * goes through a small state machine (the `transitions` table below is the
+ * whole grammar: which element may appear inside which), and every error
+ * carries file:line:column: the '<' of the element concerned, or for stray
+ * text the parser's position. Pattern locations follow pdbtool (the column
+ * after the text, plus one), so `dump` prints what pdbtool prints. Rules are collected per
  * <ruleset> and inserted into the ruleset's message tree at </ruleset>, in
  * <pattern> order, as 3.38 does. Pattern problems the engine reports
  * (duplicates, unknown parsers, stray '@') are warnings; everything else is
