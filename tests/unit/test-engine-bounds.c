@@ -187,3 +187,51 @@ Test(engine_bounds, catastrophic_pcre)
   pdb_radix_free(t.radix);
   g_ptr_array_free(patterns, TRUE);
 }
+
+/* A pattern of 100,000 parsers (200,000 nodes): insert, freeze, match, dump
+ * and free all work without recursing once per node (that would overflow
+ * the stack). */
+Test(engine_bounds, very_long_pattern)
+{
+  const gint elements = 100000;
+  GString *pattern = g_string_new("");
+  GString *message = g_string_new("");
+  GPtrArray *patterns = g_ptr_array_new_with_free_func(g_free);
+
+  for (gint i = 0; i < elements; i++)
+    {
+      g_string_append(pattern, i % 2 ? "@NUMBER@," : "@STRING@;");
+      g_string_append(message, i % 2 ? "12," : "ab;");
+    }
+  g_ptr_array_add(patterns, g_string_free(pattern, FALSE));
+  /* a sibling that branches at the very end, to force real backtracking */
+  g_ptr_array_add(patterns, g_strconcat(g_ptr_array_index(patterns, 0), "END", NULL));
+  Tree t;
+  _tree_from(&t, patterns);
+  cr_expect_geq(t.stats.nodes, (gsize) 2 * elements);
+
+  _check(&t, "200,000-node pattern", message->str, message->len, 1);
+  g_string_append(message, "EN");
+  _check(&t, "200,000-node pattern, prefix", message->str, message->len, 1);
+
+  pdb_radix_free(t.radix);
+
+  /* dump output indents by depth, so it is quadratic in the depth: 2,000 nodes */
+  gchar *short_pattern = g_strndup(g_ptr_array_index(patterns, 0), 9 * 1000);
+  PdbRadix *shallow = pdb_radix_new();
+  cr_assert(pdb_radix_insert(shallow, short_pattern, GINT_TO_POINTER(1), NULL, NULL));
+  pdb_radix_freeze(shallow);
+  GString *dump = g_string_new("");
+  pdb_radix_dump(shallow, dump, NULL, NULL);
+  cr_expect(strstr(dump->str, "[2000]\t") != NULL, "the deepest node is dumped");
+  g_string_free(dump, TRUE);
+  pdb_radix_free(shallow);
+  g_free(short_pattern);
+
+  /* unfrozen trees are freed iteratively too */
+  PdbRadix *unfrozen = pdb_radix_new();
+  cr_assert(pdb_radix_insert(unfrozen, g_ptr_array_index(patterns, 0), GINT_TO_POINTER(1), NULL, NULL));
+  pdb_radix_free(unfrozen);
+  g_string_free(message, TRUE);
+  g_ptr_array_free(patterns, TRUE);
+}

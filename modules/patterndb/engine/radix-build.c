@@ -49,18 +49,34 @@ _node_new_literal(const gchar *key, gsize length)
   return node;
 }
 
+/* Frees @node and everything below it, iteratively (a tree can be as deep
+ * as its longest pattern has elements). */
 void
 pdb_build_node_free(PdbBuildNode *node)
 {
+  GPtrArray *stack;
+
   if (!node)
     return;
-  if (node->children)
-    g_ptr_array_free(node->children, TRUE);
-  if (node->pchildren)
-    g_ptr_array_free(node->pchildren, TRUE);
-  pdb_parser_free(node->parser);
-  g_free(node->key);
-  g_free(node);
+  stack = g_ptr_array_new();
+  g_ptr_array_add(stack, node);
+  while (stack->len)
+    {
+      PdbBuildNode *n = g_ptr_array_steal_index_fast(stack, stack->len - 1);
+
+      for (guint i = 0; n->children && i < n->children->len; i++)
+        g_ptr_array_add(stack, g_ptr_array_index(n->children, i));
+      for (guint i = 0; n->pchildren && i < n->pchildren->len; i++)
+        g_ptr_array_add(stack, g_ptr_array_index(n->pchildren, i));
+      if (n->children)
+        g_ptr_array_free(n->children, TRUE);
+      if (n->pchildren)
+        g_ptr_array_free(n->pchildren, TRUE);
+      pdb_parser_free(n->parser);
+      g_free(n->key);
+      g_free(n);
+    }
+  g_ptr_array_free(stack, TRUE);
 }
 
 PdbRadix *
@@ -188,7 +204,7 @@ _add_literal_child(PdbBuildNode *node, PdbBuildNode *child)
   guint index;
 
   if (!node->children)
-    node->children = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_build_node_free);
+    node->children = g_ptr_array_new();
   _find_literal_child(node, (guchar) child->key[0], &index);
   g_ptr_array_insert(node->children, index, child);
 }
@@ -252,7 +268,7 @@ _insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLoca
         child->parser->location.file = g_string_chunk_insert_const(self->strings, location->file);
     }
   if (!node->pchildren)
-    node->pchildren = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_build_node_free);
+    node->pchildren = g_ptr_array_new();
   g_ptr_array_add(node->pchildren, child);
   return child;
 }

@@ -20,7 +20,7 @@
 #include <string.h>
 
 static void
-_dump_node(const PdbRadix *r, guint32 index, guint depth, GString *out,
+_dump_line(const PdbRadix *r, guint32 index, guint depth, GString *out,
            PdbRadixDescribeFunc describe, gpointer user_data)
 {
   const PdbFrozenNode *n = &r->nodes[index];
@@ -45,17 +45,50 @@ _dump_node(const PdbRadix *r, guint32 index, guint depth, GString *out,
   if ((n->flags & PDB_NODE_HAS_VALUE) && describe)
     describe(n->value, out, user_data);
   g_string_append_c(out, '\n');
+}
 
-  /* 3.38 sorts literal children by signed char: bytes >= 0x80 first */
-  for (gint round = 0; round < 2; round++)
-    for (guint32 c = 0; c < n->n_literal; c++)
-      {
-        gboolean high = r->first_bytes[n->children + c] >= 0x80;
-        if (high == (round == 0))
-          _dump_node(r, n->children + c, depth + 1, out, describe, user_data);
-      }
-  for (guint32 c = 0; c < n->n_parser; c++)
-    _dump_node(r, n->children + n->n_literal + c, depth + 1, out, describe, user_data);
+typedef struct
+{
+  guint32 index;
+  guint depth;
+} DumpItem;
+
+/* Depth-first with an explicit stack (trees can be deep): children are
+ * pushed in reverse so that they come out in dump order. */
+static void
+_dump_tree(const PdbRadix *r, GString *out, PdbRadixDescribeFunc describe, gpointer user_data)
+{
+  GArray *stack = g_array_new(FALSE, FALSE, sizeof(DumpItem));
+  DumpItem root = { 0, 0 };
+
+  g_array_append_val(stack, root);
+  while (stack->len)
+    {
+      DumpItem item = g_array_index(stack, DumpItem, stack->len - 1);
+      const PdbFrozenNode *n = &r->nodes[item.index];
+
+      g_array_set_size(stack, stack->len - 1);
+      _dump_line(r, item.index, item.depth, out, describe, user_data);
+
+      /* output order: literal children by signed first byte (3.38: bytes >=
+       * 0x80 first), then parser children in insertion order */
+      for (guint32 c = n->n_parser; c > 0; c--)
+        {
+          DumpItem child = { n->children + n->n_literal + c - 1, item.depth + 1 };
+          g_array_append_val(stack, child);
+        }
+      for (gint round = 1; round >= 0; round--)
+        for (guint32 c = n->n_literal; c > 0; c--)
+          {
+            gboolean high = r->first_bytes[n->children + c - 1] >= 0x80;
+            if (high == (round == 0))
+              {
+                DumpItem child = { n->children + c - 1, item.depth + 1 };
+                g_array_append_val(stack, child);
+              }
+          }
+    }
+  g_array_free(stack, TRUE);
 }
 
 void
@@ -63,7 +96,7 @@ pdb_radix_dump(const PdbRadix *radix, GString *out, PdbRadixDescribeFunc describ
                gpointer user_data)
 {
   g_return_if_fail(radix->frozen);
-  _dump_node(radix, 0, 0, out, describe_value, user_data);
+  _dump_tree(radix, out, describe_value, user_data);
 }
 
 void
