@@ -147,6 +147,11 @@ open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
 EOF
 compare_match "$DIFFDIR/db/precedence.xml" "$T/odd.log" "odd syslog lines"
 
+# line ends: CRLF, a NUL inside a line, a last line without newline, a long line
+{ printf 'u: user root logged in\r\n'; printf 'u: a 12 b\0u: a 12 c\n'; printf '\r\n\n';
+  printf 'u: any %070000d\n' 0; printf 'u: hello world'; } > "$T/ends.log"
+compare_match "$DIFFDIR/db/precedence.xml" "$T/ends.log" "line ends (CRLF, NUL, no final newline, 70 kB line)"
+
 # --- allowed differences (compatibility policy), each pinned on both sides -------
 # pdbtool_says / we_say DB MESSAGE: "rule_id name=value" of one -P p -M message.
 one() { "$1" match -p "$2" -P p -M "$3" 2>/dev/null | grep -E '^(\.classifier\.rule_id|q|l|n)=' | tr '\n' ' '; }

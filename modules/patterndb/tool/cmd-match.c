@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #define OUTPUT_FLUSH_BYTES (64 * 1024)
+/* pdbtool 3.38 cuts a longer line into messages of this size (log-msg-size) */
+#define MAX_MESSAGE_BYTES 65536
 #define READ_CHUNK (256 * 1024)
 
 typedef struct
@@ -444,8 +446,16 @@ process_stream(Matcher *m, int fd, const gchar *name)
           const gchar *stop = nul ? nul : nl;
           gsize len;
 
-          if (!stop)
-            break;
+          if (!stop || (gsize) (stop - (buf + start)) >= MAX_MESSAGE_BYTES)
+            {
+              if (!stop && end - start < MAX_MESSAGE_BYTES)
+                break;
+              /* no end within the limit: the first MAX_MESSAGE_BYTES are a message */
+              process_line(m, buf + start, MAX_MESSAGE_BYTES);
+              pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
+              start = scan = start + MAX_MESSAGE_BYTES;
+              continue;
+            }
           len = stop - (buf + start);
           if (stop == nl && len > 0 && buf[start + len - 1] == '\r')
             len--;
@@ -455,6 +465,11 @@ process_stream(Matcher *m, int fd, const gchar *name)
         }
       if (start == end)
         start = end = 0;
+    }
+  while (ok && end - start > MAX_MESSAGE_BYTES)
+    {
+      process_line(m, buf + start, MAX_MESSAGE_BYTES);
+      start += MAX_MESSAGE_BYTES;
     }
   if (ok && end > start)
     {
