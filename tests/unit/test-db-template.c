@@ -256,3 +256,42 @@ Test(template, type_hint_names)
         cr_expect_eq(pdb_type_hint_to_value_type(hint), rows[i].value_type, "row %zu '%s'", i, rows[i].name);
     }
 }
+
+Test(template, random_texts_compile_or_fail_cleanly)
+{
+  /* Texts over the template's special characters: each either compiles
+   * and expands, or fails with a message; never anything else (ASan). */
+  static const gchar alphabet[] = "$${}()@:-_.a1 x";
+  GRand *rand = g_rand_new_with_seed(3838);
+  gint compiled = 0, failed = 0;
+
+  for (gint i = 0; i < 20000; i++)
+    {
+      gchar text[16];
+      gint length = g_rand_int_range(rand, 0, sizeof(text));
+      for (gint j = 0; j < length; j++)
+        text[j] = alphabet[g_rand_int_range(rand, 0, sizeof(alphabet) - 1)];
+      text[length] = '\0';
+
+      GError *error = NULL;
+      PdbTemplate *tmpl = pdb_template_compile(text, g_rand_boolean(rand), &error);
+      if (tmpl)
+        {
+          GString *out = g_string_new(NULL);
+          pdb_template_append(tmpl, lookup, NULL, out);
+          g_string_free(out, TRUE);
+          pdb_template_free(tmpl);
+          cr_assert_null(error, "'%s': compiled and set an error", text);
+          compiled++;
+        }
+      else
+        {
+          cr_assert(error && error->message[0], "'%s': failed without a message", text);
+          g_error_free(error);
+          failed++;
+        }
+    }
+  cr_expect_gt(compiled, 1000);
+  cr_expect_gt(failed, 1000);
+  g_rand_free(rand);
+}
