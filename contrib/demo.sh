@@ -112,12 +112,18 @@ pid=""
 cleanup() {
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
+    ( sleep 10; kill -KILL "$pid" 2>/dev/null ) &
+    local watchdog=$!
+    wait "$pid" 2>/dev/null || true
+    kill "$watchdog" 2>/dev/null || true
+    wait "$watchdog" 2>/dev/null || true
   fi
 }
 trap cleanup EXIT
-run_syslog_ng -F -e -f "$out/syslog-ng.conf" --persist-file="$out/persist" \
+# Started directly (not through the function) so that $! is syslog-ng itself
+# (env execs it) and the cleanup can stop it by PID.
+env $env_asan "$syslog_ng" --no-caps --module-path="$module_dir:$system_modules" \
+  -F -e -f "$out/syslog-ng.conf" --persist-file="$out/persist" \
   --pidfile="$out/pid" --control="$out/ctl" >"$out/syslog-ng.out" 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do
