@@ -448,6 +448,24 @@ Test(engine_precedence, traced_lookup)
   cr_expect_eq(t.expected->len, 1);
   cr_expect_str_eq(g_ptr_array_index(t.expected, 0), "'user '");
 
+  /* a parser that did not accept the text is named with its parameter */
+  const gchar *number_patterns[] = { "n @NUMBER:n@ x", "n @ESTRING:e:;@ y", NULL };
+  PdbRadix *numbers = te_build(number_patterns);
+  cr_assert(!pdb_radix_lookup_traced(numbers, "n abc", 5, &m, &t));
+  cr_expect_eq(t.furthest_offset, 2);
+  cr_assert_eq(t.expected->len, 2);
+  cr_expect_str_eq(g_ptr_array_index(t.expected, 0), "@NUMBER:n@");
+  cr_expect_str_eq(g_ptr_array_index(t.expected, 1), "@ESTRING:e:;@");
+  cr_expect_eq(GPOINTER_TO_INT(t.closest_value), 1);
+  cr_assert(!pdb_radix_lookup_traced(numbers, "n 12 q", 6, &m, &t));
+  cr_expect_eq(t.furthest_offset, 5);
+  cr_expect_str_eq(g_ptr_array_index(t.expected, 0), "'x'");
+  cr_expect_eq(GPOINTER_TO_INT(t.closest_value), 1);
+  cr_assert_eq(t.steps->len, 3, "deepest path: 'n ', NUMBER, ' ' (the part of ' x' that matched)");
+  cr_expect_eq(g_array_index(t.steps, PdbTraceStep, 2).literal_length, 1);
+  cr_expect_eq(g_array_index(t.steps, PdbTraceStep, 2).length, 1);
+  pdb_radix_free(numbers);
+
   /* the traced and the plain lookup agree */
   cr_assert(pdb_radix_lookup_traced(radix, "user bob logged in now", 22, &m, &t));
   gchar *traced = te_render("user bob logged in now", &m, TRUE);

@@ -296,8 +296,16 @@ again:
   if (!_match_key(l, n, off, &pos, &key_pos))
     {
       if (G_UNLIKELY(l->trace))
-        _note(l, index, pos, g_strdup_printf("'%.*s'", (int) (n->key_length - key_pos),
-                                             r->keys + n->key_offset + key_pos));
+        {
+          /* the deepest path shows the part of the key that did match */
+          if (key_pos > 0)
+            {
+              _push_step(l, n, NULL, off, pos - off, NULL);
+              g_array_index(l->path, PdbTraceStep, l->path->len - 1).literal_length = key_pos;
+            }
+          _note(l, index, pos, g_strdup_printf("'%.*s'", (int) (n->key_length - key_pos),
+                                               r->keys + n->key_offset + key_pos));
+        }
       goto fail;
     }
   if (G_UNLIKELY(l->trace) && n->key_length)
