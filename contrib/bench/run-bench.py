@@ -463,13 +463,13 @@ def main():
                 rec["why"] = t.why
             row[t.name] = rec
         log("bench: %s: command-line tools measured (%.0f s so far)" % (name, time.time() - t_start))
-        # Daemons: one run each per rep, alternating, on a prefix they can do in a few seconds.
+        # Daemons: one run each per rep, alternating, on the whole stream.
         if daemons:
-            dlines = min(meta["lines"], 300000 if not args.quick else 100000)
+            dlines = meta["lines"]
             dinp = prefix_file(inp_full, dlines)
             drates = {d.name: [] for d in daemons if d.available}
             dres = {}
-            for rep in range(max(1, reps - 1)):
+            for rep in range(reps):
                 order = [d for d in daemons if d.available]
                 if rep % 2:
                     order.reverse()
@@ -573,9 +573,10 @@ def print_table(results, tools, daemons, args, lines, reps, path):
     head = []
     head.append("patterndb benchmark (%s): %s, %s cores, %s, %s"
                 % ("quick" if args.quick else "full", model, cores, platform.platform(terse=True), date))
-    head.append("%d-line streams (slow tools: a prefix they finish in seconds; daemons: %d lines, rate after the "
-                "first output), median of %d runs, TZ=UTC; rate = lines / (wall - load)"
-                % (lines, min(lines, 100000 if args.quick else 300000), reps))
+    head.append("%d-line streams (slow tools: a prefix they finish in seconds), median of %d runs, TZ=UTC;"
+                % (lines, reps))
+    head.append("rate = lines / (wall - load); daemons: lines after the first output / time since the first "
+                "output, load = time to the first output")
     cols = ["workload", "rules", "tool", "msg/s", "ours/this", "load s", "RSS MB", "instr/msg", "intended%",
             "=pdbtool%"]
     rows = []
