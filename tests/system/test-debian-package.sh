@@ -209,6 +209,13 @@ if [ -n "$tarball" ]; then
   cp -a "$dist/tree/debian" "$dist/srcpkg/patterndb-$upver/debian"
   if (cd "$dist/srcpkg" && dpkg-source -b "patterndb-$upver") >"$work/source.log" 2>&1; then
     ok "dpkg-source -b on the make dist tarball (3.0 quilt)"
+    dsc=$(ls "$dist"/srcpkg/patterndb_*.dsc | head -1)
+    if lintian --fail-on error,warning "$dsc" >"$work/lintian-source.log" 2>&1; then
+      ok "lintian on the source package: no errors or warnings"
+    else
+      not_ok "lintian on the source package: no errors or warnings"
+    fi
+    grep -v '^N:\|root privileges' "$work/lintian-source.log" | sed 's/^/# /'
   else
     not_ok "dpkg-source -b on the make dist tarball (3.0 quilt)"; show_log "$work/source.log"
   fi
