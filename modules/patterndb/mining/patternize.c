@@ -7,6 +7,7 @@
  */
 #include "mining/patternize.h"
 #include "mining/pdb-writer.h"
+#include "engine/radix.h"
 
 #include <string.h>
 
@@ -132,6 +133,70 @@ pdb_patternizer_get_n_skipped(const PdbPatternizer *p)
   return p->n_skipped;
 }
 
+typedef struct
+{
+  guint self;
+  gint other;        /* first other rule (index) that matches, -1 if none */
+} ConflictProbe;
+
+static void
+probe_match(gpointer value, gpointer user_data)
+{
+  ConflictProbe *probe = user_data;
+  guint idx = GPOINTER_TO_UINT(value) - 1;
+  if (idx != probe->self && probe->other < 0)
+    probe->other = (gint) idx;
+}
+
+/*
+ * A general pattern (ESTRING, ANYSTRING) can also match the examples of a
+ * more specific one; 3.38 picks the specific one (literal first) but
+ * `test` reports a conflict. Such a specific rule is folded into the
+ * general one (its support added), until no example matches two rules.
+ * Returns the number of rules folded.
+ */
+static guint
+fold_conflicting_rules(GPtrArray *patterns, GArray *supports, const gchar *const *messages, guint samples)
+{
+  guint folded = 0;
+  gboolean changed = TRUE;
+  while (changed && patterns->len > 1)
+    {
+      changed = FALSE;
+      PdbRadix *radix = pdb_radix_new();
+      for (guint i = 0; i < patterns->len; i++)
+        {
+          const PdbMiningPattern *pat = g_ptr_array_index(patterns, i);
+          GError *error = NULL;
+          if (!pdb_radix_insert(radix, pat->text, GUINT_TO_POINTER(i + 1), NULL, &error))
+            g_clear_error(&error);   /* a duplicate: the first one is kept, as when loading */
+        }
+      pdb_radix_freeze(radix);
+
+      for (guint i = 0; i < patterns->len && !changed; i++)
+        {
+          const PdbMiningPattern *pat = g_ptr_array_index(patterns, i);
+          GArray *examples = pdb_mining_pick_examples(pat, messages, samples);
+          for (guint e = 0; e < examples->len && !changed; e++)
+            {
+              guint line = g_array_index(pat->matching, guint, g_array_index(examples, guint, e));
+              ConflictProbe probe = { i, -1 };
+              pdb_radix_foreach_complete_match(radix, messages[line], strlen(messages[line]), probe_match, &probe);
+              if (probe.other < 0)
+                continue;
+              g_array_index(supports, guint, probe.other) += g_array_index(supports, guint, i);
+              g_ptr_array_remove_index(patterns, i);
+              g_array_remove_index(supports, i);
+              folded++;
+              changed = TRUE;
+            }
+          g_array_free(examples, TRUE);
+        }
+      pdb_radix_free(radix);
+    }
+  return folded;
+}
+
 static gint
 compare_groups(gconstpointer a, gconstpointer b)
 {
@@ -225,6 +290,7 @@ pdb_patternizer_write(PdbPatternizer *p, GString *out, const gchar *version, con
           g_hash_table_insert(seen, pat->text, GUINT_TO_POINTER(patterns->len));
         }
 
+      fold_conflicting_rules(patterns, supports, messages, p->options.samples);
       if (patterns->len > 0)
         {
           pdb_mining_xml_begin_ruleset(out, program, g->program);

@@ -81,6 +81,24 @@ already_used(const gchar *const *messages, const GArray *chosen, const gchar *me
   return FALSE;
 }
 
+GArray *
+pdb_mining_pick_examples(const PdbMiningPattern *pattern, const gchar *const *messages, guint samples)
+{
+  /* indexes into pattern->matching: distinct messages, input order */
+  GArray *chosen = g_array_new(FALSE, FALSE, sizeof(guint));
+  GArray *chosen_lines = g_array_new(FALSE, FALSE, sizeof(guint));
+  for (guint i = 0; i < pattern->matching->len && chosen->len < samples; i++)
+    {
+      guint line = g_array_index(pattern->matching, guint, i);
+      if (already_used(messages, chosen_lines, messages[line]))
+        continue;
+      g_array_append_val(chosen, i);
+      g_array_append_val(chosen_lines, line);
+    }
+  g_array_free(chosen_lines, TRUE);
+  return chosen;
+}
+
 void
 pdb_mining_xml_rule(GString *out, const gchar *test_program, const PdbMiningPattern *pattern,
                     guint support, const gchar *const *messages, guint samples)
@@ -94,17 +112,7 @@ pdb_mining_xml_rule(GString *out, const gchar *test_program, const PdbMiningPatt
   g_string_append(out, "</pattern>\n        </patterns>\n");
   g_free(id);
 
-  /* indexes into pattern->matching: distinct messages first, input order */
-  GArray *chosen = g_array_new(FALSE, FALSE, sizeof(guint));
-  GArray *chosen_lines = g_array_new(FALSE, FALSE, sizeof(guint));
-  for (guint i = 0; i < pattern->matching->len && chosen->len < samples; i++)
-    {
-      guint line = g_array_index(pattern->matching, guint, i);
-      if (already_used(messages, chosen_lines, messages[line]))
-        continue;
-      g_array_append_val(chosen, i);
-      g_array_append_val(chosen_lines, line);
-    }
+  GArray *chosen = pdb_mining_pick_examples(pattern, messages, samples);
 
   if (chosen->len > 0)
     {
@@ -144,7 +152,6 @@ pdb_mining_xml_rule(GString *out, const gchar *test_program, const PdbMiningPatt
     }
   g_string_append(out, "      </rule>\n");
   g_array_free(chosen, TRUE);
-  g_array_free(chosen_lines, TRUE);
 }
 
 void

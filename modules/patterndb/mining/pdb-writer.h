@@ -41,6 +41,10 @@ void pdb_mining_xml_begin_ruleset(GString *out, const gchar *name, const gchar *
 void pdb_mining_xml_rule(GString *out, const gchar *test_program, const PdbMiningPattern *pattern,
                          guint support, const gchar *const *messages, guint samples);
 void pdb_mining_xml_end_ruleset(GString *out);
+
+/* The examples pdb_mining_xml_rule() writes: indexes into
+ * @pattern->matching, distinct messages first, at most @samples. */
+GArray *pdb_mining_pick_examples(const PdbMiningPattern *pattern, const gchar *const *messages, guint samples);
 void pdb_mining_xml_end(GString *out);
 
 G_END_DECLS

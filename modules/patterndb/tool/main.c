@@ -17,6 +17,7 @@
 /* Each subcommand's entry point, defined in its cmd-<name>.c. Add a line
  * here and one row to pdb_commands[] below for a new subcommand. */
 int pdb_cmd_patternize(int argc, char **argv);
+int pdb_cmd_report(int argc, char **argv);
 int pdb_cmd_match(int argc, char **argv);
 int pdb_cmd_test(int argc, char **argv);
 int pdb_cmd_merge(int argc, char **argv);
@@ -31,6 +32,7 @@ const PdbCommand pdb_commands[] =
   { "dump", pdb_cmd_dump, "Dump pattern database tree" },
   { "dictionary", pdb_cmd_dictionary, "Dump pattern dictionary" },
   { "patternize", pdb_cmd_patternize, "Create a pattern database from logs (clustering)" },
+  { "report", pdb_cmd_report, "Match rate, classes, rules and unknown clusters of a log" },
   { NULL, NULL, NULL }
 };
 

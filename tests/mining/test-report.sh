@@ -1,0 +1,80 @@
+#!/bin/sh
+# `patterndb report` end to end: golden files for the three formats
+# (text, JSON, HTML) on a small database and syslog sample, plus plain
+# lines, stdin, progress on stderr and errors. When a headless Chromium is
+# installed, the HTML page is also rendered and its chart looked for.
+. "$top_srcdir/tests/lib.sh"
+
+pdb="$top_builddir/patterndb"
+data="$top_srcdir/tests/mining/data"
+golden="$top_srcdir/tests/mining/golden"
+[ -x "$pdb" ] || skip_all "patterndb not built"
+make_tmpdir
+export SOURCE_DATE_EPOCH=1767225600   # the year of BSD timestamps: 2026
+
+db="$data/report-db.xml"
+log="$data/report-input.syslog"
+
+for fmt in text json html; do
+  "$pdb" report -p "$db" -f "$log" --format "$fmt" > "$TEST_TMPDIR/report.$fmt" 2> "$TEST_TMPDIR/err.$fmt"
+  check "$fmt: exit 0" test $? -eq 0
+  if cmp -s "$golden/report.$fmt" "$TEST_TMPDIR/report.$fmt"; then
+    ok "$fmt: same as tests/mining/golden/report.$fmt"
+  else
+    not_ok "$fmt: same as tests/mining/golden/report.$fmt"
+    diff -u "$golden/report.$fmt" "$TEST_TMPDIR/report.$fmt" | head -30 | sed 's/^/# /'
+  fi
+  check "$fmt: nothing on stderr for a small input" test ! -s "$TEST_TMPDIR/err.$fmt"
+done
+
+# MUST NOT: the rule that never matched is not counted as matched, the
+# unknown sshd messages are not attributed to a rule
+check "never-matched rule listed" grep -q '^  system        ssh-never  ' "$TEST_TMPDIR/report.text"
+check "match rate" grep -q '^Messages: 120; matched 96 (80.0%); unknown 24 (20.0%)$' "$TEST_TMPDIR/report.text"
+
+if command -v python3 > /dev/null 2>&1; then
+  check "json: valid JSON" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["matched"] + d["unknown"] == d["messages"]' "$TEST_TMPDIR/report.json"
+else
+  ok "json: valid JSON # SKIP no python3"
+fi
+
+# stdin and -o give the same report
+"$pdb" report -p "$db" -F text -o "$TEST_TMPDIR/stdin.text" < "$log"
+check "stdin and -o" cmp -s "$TEST_TMPDIR/report.text" "$TEST_TMPDIR/stdin.text"
+
+# plain lines (--no-parse): everything goes to the catch-all, i.e. unknown here
+sed 's/^.*: //' "$log" > "$TEST_TMPDIR/plain.txt"
+"$pdb" report -p "$db" --no-parse -f "$TEST_TMPDIR/plain.txt" > "$TEST_TMPDIR/plain.out"
+check "--no-parse: no timestamps, all unknown" grep -q '^Messages: 120; matched 0 (0.0%); unknown 120 (100.0%)$' "$TEST_TMPDIR/plain.out"
+"$pdb" report -p "$db" --no-parse -P sshd -f "$TEST_TMPDIR/plain.txt" > "$TEST_TMPDIR/plain-sshd.out"
+check "--no-parse -P sshd: sshd rules match" grep -q '^        43  system        ssh-accept' "$TEST_TMPDIR/plain-sshd.out"
+
+# progress on stderr for a large input (every 100000 lines)
+awk 'BEGIN { for (i = 0; i < 250000; i++) printf "Mar  3 08:%02d:00 h sshd[1]: Accepted password for u%d from 10.0.0.1 port %d ssh2\n", i % 60, i % 7, 1000 + i % 50000 }' \
+  > "$TEST_TMPDIR/big.syslog"
+"$pdb" report -p "$db" -f "$TEST_TMPDIR/big.syslog" > "$TEST_TMPDIR/big.out" 2> "$TEST_TMPDIR/big.err"
+check "large input: progress on stderr" grep -q '^report: 200000 lines read$' "$TEST_TMPDIR/big.err"
+check "large input: final count" grep -q '^report: 250000 lines read, done$' "$TEST_TMPDIR/big.err"
+check "large input: all matched" grep -q '^Messages: 250000; matched 250000 (100.0%)' "$TEST_TMPDIR/big.out"
+"$pdb" report -q -p "$db" -f "$TEST_TMPDIR/big.syslog" > /dev/null 2> "$TEST_TMPDIR/quiet.err"
+check "-q: no progress" test ! -s "$TEST_TMPDIR/quiet.err"
+
+# errors
+"$pdb" report -f "$log" > /dev/null 2>&1
+check_eq "no database: exit 2" 2 $?
+"$pdb" report -p "$db" -F yaml -f "$log" > /dev/null 2>&1
+check_eq "bad format: exit 2" 2 $?
+"$pdb" report -p "$TEST_TMPDIR/missing.xml" -f "$log" > /dev/null 2>&1
+check_eq "missing database: exit 1" 1 $?
+
+# a real browser renders the chart (only where Debian's chromium is installed)
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chromium" ]; then
+  dom=$("$chromium" --headless --no-sandbox --disable-gpu --dump-dom "file://$TEST_TMPDIR/report.html" 2>/dev/null)
+  bars=$(printf '%s' "$dom" | grep -o "<rect class=\"bar\"" | wc -l)
+  check "chromium renders the chart ($bars bars)" test "$bars" -gt 10
+else
+  ok "chromium renders the chart # SKIP chromium not installed"
+fi
+
+done_testing
