@@ -804,3 +804,43 @@ Test(load, many_rules_load_without_quadratic_work)
   g_string_free(xml, TRUE);
   g_free(path);
 }
+
+Test(load, mutated_files_load_or_fail_cleanly)
+{
+  /* Random byte changes in full-v6.xml: each result is a database or an
+   * error naming the file; under ASan, nothing else. */
+  gchar *source = g_build_filename(PDB_TEST_DATA_DIR, "full-v6.xml", NULL);
+  gchar *contents = NULL;
+  gsize length = 0;
+  static const gchar bytes[] = "<>/='\"&;@$ {}()xX\n";
+  GRand *rand = g_rand_new_with_seed(338);
+  gchar *path = g_build_filename(test_tmpdir, "mutated.xml", NULL);
+
+  cr_assert(g_file_get_contents(source, &contents, &length, NULL));
+  for (gint i = 0; i < 400; i++)
+    {
+      gchar *copy = g_memdup2(contents, length);
+      gint changes = g_rand_int_range(rand, 1, 4);
+      for (gint c = 0; c < changes; c++)
+        copy[g_rand_int_range(rand, 0, (gint32) length)] = bytes[g_rand_int_range(rand, 0, sizeof(bytes) - 1)];
+      cr_assert(g_file_set_contents(path, copy, length, NULL));
+
+      GError *error = NULL;
+      GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+      PdbLoadOptions options = options_collecting(warnings);
+      PdbDatabase *db = pdb_database_load(path, &options, &error);
+      if (db)
+        cr_expect_null(error, "mutation %d: loaded and set an error", i);
+      else
+        cr_expect(error && g_str_has_prefix(error->message, path), "mutation %d: %s", i,
+                  error ? error->message : "no error");
+      pdb_database_unref(db);
+      g_clear_error(&error);
+      g_ptr_array_unref(warnings);
+      g_free(copy);
+    }
+  g_rand_free(rand);
+  g_free(path);
+  g_free(contents);
+  g_free(source);
+}

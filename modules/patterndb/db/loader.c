@@ -294,7 +294,8 @@ loader_error_location(PdbLoader *self)
 static void loader_fail(PdbLoader *self, gint code, const gchar *format, ...) G_GNUC_PRINTF(3, 4);
 
 /* Records the first error (prefixed with file:line:column: the start of the
- * element being opened, else the parser position) and stops the parser. */
+ * element being opened, else the parser position); parsing stops after the
+ * current chunk. */
 static void
 loader_fail(PdbLoader *self, gint code, const gchar *format, ...)
 {
@@ -310,8 +311,9 @@ loader_fail(PdbLoader *self, gint code, const gchar *format, ...)
   g_set_error(&self->error, PDB_DB_ERROR, code, "%s:%d:%d: %s",
               self->file, location.line, location.column, message);
   g_free(message);
-  if (self->ctxt)
-    xmlStopParser(self->ctxt);
+  /* No xmlStopParser() here: it frees the input that the attribute values
+   * of the current callback point into. Every callback ignores what comes
+   * after an error, and no further chunk is fed. */
 }
 
 static void loader_warn(PdbLoader *self, const PdbLocation *location, const gchar *format, ...) G_GNUC_PRINTF(3, 4);
@@ -1072,8 +1074,6 @@ on_xml_error(void *user_data, xmlErrorPtr error)
   g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s:%d:%d: %s",
               self->file, error->line, error->int2, message);
   g_free(message);
-  if (self->ctxt)
-    xmlStopParser(self->ctxt);
 }
 
 /* ---- entry point ------------------------------------------------------- */
