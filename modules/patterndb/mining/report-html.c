@@ -258,11 +258,20 @@ pdb_report_write_html(PdbReport *r, GString *out)
 
   g_string_append(out, "<h2>Rules that never matched</h2>\n<table id='never-matched'>\n"
                        "<tr><th>class</th><th>rule id</th><th>pattern</th></tr>\n");
+  guint listed = 0, never = 0;
+  for (guint i = 0; i < r->rules->len; i++)
+    never += ((PdbReportRule *) g_ptr_array_index(r->rules, i))->count == 0;
   for (guint i = 0; i < r->rules->len; i++)
     {
       const PdbReportRule *rule = g_ptr_array_index(r->rules, i);
       if (rule->count)
         continue;
+      if (r->options.max_rules && listed == r->options.max_rules)
+        {
+          g_string_append_printf(out, "<tr><td colspan='3'>... and %u more</td></tr>\n", never - listed);
+          break;
+        }
+      listed++;
       g_string_append(out, "<tr><td>");
       html_escape(out, rule->class_name);
       g_string_append(out, "</td><td>");

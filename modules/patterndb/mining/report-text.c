@@ -69,12 +69,20 @@ pdb_report_write_text(PdbReport *r, GString *out)
   for (guint i = 0; i < r->rules->len; i++)
     never += ((PdbReportRule *) g_ptr_array_index(r->rules, i))->count == 0;
   g_string_append_printf(out, "\nRules that never matched (%u)\n", never);
+  guint listed = 0;
   for (guint i = 0; i < r->rules->len; i++)
     {
       const PdbReportRule *rule = g_ptr_array_index(r->rules, i);
-      if (rule->count == 0)
-        g_string_append_printf(out, "  %-12s  %s  %s\n", rule->class_name, rule->id,
-                               rule->pattern ? rule->pattern : "");
+      if (rule->count != 0)
+        continue;
+      if (r->options.max_rules && listed == r->options.max_rules)
+        {
+          g_string_append_printf(out, "  ... and %u more (all of them in --format json)\n", never - listed);
+          break;
+        }
+      g_string_append_printf(out, "  %-12s  %s  %s\n", rule->class_name, rule->id,
+                             rule->pattern ? rule->pattern : "");
+      listed++;
     }
 
   g_string_append_printf(out, "\nUnknown messages: %" G_GUINT64_FORMAT " in %u clusters",
