@@ -2,6 +2,7 @@
  * mining-ga.c: Group Accuracy of the clustering on loghub-style samples.
  *
  * Usage: mining-ga STRUCTURED.csv...
+ *        mining-ga --content STRUCTURED.csv   (prints the Content column, one line each)
  * Each file is a loghub `*_structured.csv`; its `Content` column is
  * clustered with default settings and compared with the ground truth
  * `EventId`: a line counts as correct when the set of lines in its cluster
@@ -162,9 +163,42 @@ group_accuracy(const gchar *path, gdouble *result)
   return TRUE;
 }
 
+/* Prints the Content column of @path, one message per line. */
+static int
+print_content(const gchar *path)
+{
+  gchar *text = NULL;
+  gsize len = 0, pos = 0;
+  GError *error = NULL;
+  if (!g_file_get_contents(path, &text, &len, &error))
+    {
+      fprintf(stderr, "mining-ga: %s\n", error->message);
+      g_error_free(error);
+      return 1;
+    }
+  GPtrArray *header = csv_next_record(text, len, &pos);
+  gint col = header ? column_index(header, "Content") : -1;
+  GPtrArray *rec;
+  while (col >= 0 && (rec = csv_next_record(text, len, &pos)))
+    {
+      if (rec->len > (guint) col)
+        printf("%s\n", (const gchar *) g_ptr_array_index(rec, col));
+      g_ptr_array_free(rec, TRUE);
+    }
+  if (header)
+    g_ptr_array_free(header, TRUE);
+  g_free(text);
+  if (col < 0)
+    fprintf(stderr, "mining-ga: %s:1: expected a header with a Content column\n", path);
+  return col < 0 ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
+  if (argc == 3 && strcmp(argv[1], "--content") == 0)
+    return print_content(argv[2]);
+
   gdouble sum = 0.0;
   int n = 0;
 

@@ -190,6 +190,7 @@ Test(mining_pattern, parser_choice_table)
     { { "mail to u1@example.com sent", "mail to u22@example.com sent", "mail to u3@example.com sent",
         "mail to u4@example.com sent", NULL },
       FALSE, "mail to @STRING@@@example.com sent" },
+    { { "x a-1@h y", "x b-2@h y", "x c_3@h y", "x d-4@h y", NULL }, FALSE, "x @STRING::-_@@@h y" },
     { { "value a1,b x", "value c2,d x", "value e3,f x", "value g4,h x", NULL }, FALSE, "value @ESTRING:: @x" },
     { { "at Fri Jul  1 07:57:30 2005 done", "at Tue Jul 26 05:47:42 2005 done", NULL }, FALSE,
       "at @ESTRING:: 2005@ done" },

@@ -403,6 +403,28 @@ literal_after(Builder *b, guint i)
   return e->is_field ? NULL : e->literal;
 }
 
+/* Turns field @i into the text of its first matching member; members
+ * with another text there no longer match. */
+static void
+make_literal(Builder *b, guint i)
+{
+  Elem *e = &g_array_index(b->elems, Elem, i);
+  guint best = 0;
+  while (best < b->n && !b->ok[best])
+    best++;
+  if (best == b->n)
+    best = 0;
+  const gchar *text = member_message(b, best) + e->spans[best].offset;
+  guint32 len = e->spans[best].length;
+  for (guint k = 0; k < b->n; k++)
+    if (e->spans[k].length != len || memcmp(member_message(b, k) + e->spans[k].offset, text, len) != 0)
+      b->ok[k] = FALSE;
+  e->is_field = FALSE;
+  e->literal = g_string_new_len(text, len);
+  g_free(e->spans);
+  e->spans = NULL;
+}
+
 static void
 choose_parser(Builder *b, guint i)
 {
@@ -451,11 +473,27 @@ choose_parser(Builder *b, guint i)
     limit = at - after->str;
   if (limit == 0)
     {
-      /* no usable delimiter: the field cannot be matched reliably */
-      e->field.parser = g_strdup("ESTRING");
-      e->field.param = NULL;
+      /* the next literal starts with '@', which no delimiter may contain:
+       * a STRING that also accepts the values' punctuation, if it then
+       * stops at that '@'; else the field becomes the most common value */
+      GString *extra = g_string_new(NULL);
       for (guint k = 0; k < b->n; k++)
-        b->ok[k] = FALSE;
+        {
+          const gchar *v = member_message(b, k) + e->spans[k].offset;
+          for (guint32 j = 0; b->ok[k] && j < e->spans[k].length; j++)
+            if (!g_ascii_isalnum(v[j]) && !strchr(extra->str, v[j]))
+              g_string_append_c(extra, v[j]);
+        }
+      if (!strchr(extra->str, '@'))
+        {
+          e->field.parser = g_strdup("STRING");
+          e->field.param = extra->len ? g_strdup(extra->str) : NULL;
+          g_string_free(extra, TRUE);
+          reject_empty_values(b, e);
+          return;
+        }
+      g_string_free(extra, TRUE);
+      make_literal(b, i);
       return;
     }
   for (dlen = 1; dlen < limit; dlen++)
