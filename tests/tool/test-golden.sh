@@ -83,14 +83,14 @@ must_not "the parser rule does not win over the literal one" 'rule_id=str-in'
 golden match-backtrack -- match -p $DIFFDB/precedence.xml -P u -M 'user root logged out'
 golden match-prefix -- match -p $DIFFDB/precedence.xml -P u -M 'Failed password for bob from 10.0.0.1 extra trailing'
 golden match-program-prefix -- match -p $DIFFDB/precedence.xml -P sshd2 -M 'x'
-golden match-file -- match -p $DIFFDB/elements.xml -f messages.log
-golden match-stdin --stdin "$DATA/messages.log" -- match -p $DIFFDB/elements.xml -f - -T '${HOST} ${PROGRAM} ${.classifier.rule_id}\n'
-golden match-template -- match -p $DIFFDB/elements.xml -f messages.log -T '${PROGRAM}\t${.classifier.class}\t${.classifier.rule_id}\t${user}\t$MSGHDR\n'
-golden match-filter-tags -- match -p $DIFFDB/elements.xml -f messages.log -F 'tags(".classifier.unknown")' -T '$MSG\n'
+golden match-file -- match -p $DIFFDB/elements.xml -f messages.txt
+golden match-stdin --stdin "$DATA/messages.txt" -- match -p $DIFFDB/elements.xml -f - -T '${HOST} ${PROGRAM} ${.classifier.rule_id}\n'
+golden match-template -- match -p $DIFFDB/elements.xml -f messages.txt -T '${PROGRAM}\t${.classifier.class}\t${.classifier.rule_id}\t${user}\t$MSGHDR\n'
+golden match-filter-tags -- match -p $DIFFDB/elements.xml -f messages.txt -F 'tags(".classifier.unknown")' -T '$MSG\n'
 must_not "tags() lets no classified message through" 'Accepted password for bob from 10.0.0.1 port 22'
-golden match-filter-value -- match -p $DIFFDB/elements.xml -f messages.log -F 'match("^bob" value("user")) or program("cron")' -T '${.classifier.rule_id}\n'
-golden match-filter-not -- match -p $DIFFDB/elements.xml -f messages.log -F 'not tags("secevt") and not host("host4")' -T '${HOST} ${.classifier.rule_id}\n'
-golden match-filter-bad -- match -p $DIFFDB/elements.xml -f messages.log -F 'facility(auth)'
+golden match-filter-value -- match -p $DIFFDB/elements.xml -f messages.txt -F 'match("^bob" value("user")) or program("cron")' -T '${.classifier.rule_id}\n'
+golden match-filter-not -- match -p $DIFFDB/elements.xml -f messages.txt -F 'not tags("secevt") and not host("host4")' -T '${HOST} ${.classifier.rule_id}\n'
+golden match-filter-bad -- match -p $DIFFDB/elements.xml -f messages.txt -F 'facility(auth)'
 golden match-json -- match -p v6.xml -P app -M 'request took 0.25 s, size 512, from 10.1.2.3' --json
 must "--json writes typed numbers" '"bytes":512,"secs":0.25'
 golden match-explain -- match -p v6.xml -P app -M 'request took 0.25 s, size x, from 10.1.2.3' --explain
