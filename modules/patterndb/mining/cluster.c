@@ -245,8 +245,22 @@ cluster_from_members(const PdbMiner *m, guint n_slots, GArray *members)
   return c;
 }
 
+/* A value with a dot names a thing (host, file, class, package) rather
+ * than one of a few states: "name=com.android.phone", "a.example.com".
+ * For key=value tokens only the value counts; trailing ",;:" are ignored. */
+static gboolean
+key_names_a_thing(const gchar *key)
+{
+  const gchar *eq = strchr(key, '=');
+  const gchar *v = (eq && eq > key) ? eq + 1 : key;
+  gsize len = strlen(v);
+  while (len > 0 && strchr(",;:", v[len - 1]))
+    len--;
+  return memchr(v, '.', len) != NULL;
+}
+
 /* The first variable position whose values are 2..max words without a
- * wildcard, or -1. */
+ * wildcard and without a dot, or -1. */
 static gint
 find_split_position(const PdbMiner *m, const PdbMiningCluster *c)
 {
@@ -263,7 +277,7 @@ find_split_position(const PdbMiner *m, const PdbMiningCluster *c)
       for (guint k = 0; k < c->members->len && ok; k++)
         {
           const gchar *key = member_key(m, c->members, k, pos);
-          if (pdb_mining_key_has_wildcard(key))
+          if (pdb_mining_key_has_wildcard(key) || key_names_a_thing(key))
             {
               ok = FALSE;
               break;

@@ -15,7 +15,8 @@
  * addresses, ids, key=value values, dates), runs of variable tokens
  * collapse to one (variable-length lists), and when clustering is done,
  * a variable position that took only a few distinct word values (no
- * digits) is treated as part of the event: the cluster is split by it
+ * digits, no dots: not host, file or class names) is treated as part of
+ * the event: the cluster is split by it
  * ("from NEW to UNASSIGNED" and "from UNASSIGNED to ASSIGNED" are two
  * events, "session opened for user <*>" with many users is one).
  *
