@@ -24,9 +24,9 @@ pdbtool_passes() {
 }
 
 has_patterndb_test() { "$pdb" --help 2>&1 | grep -q '^  test '; }
-# patterndb test, quiet unless it fails
+# patterndb test --validate (XSD of version 6, then the examples), quiet unless it fails
 patterndb_test_passes() {
-  "$pdb" test "$1" > "$1.ptest" 2>&1 || { grep -v '^Testing message' "$1.ptest" | head -20 | sed 's/^/# /'; return 1; }
+  "$pdb" test --validate "$1" > "$1.ptest" 2>&1 || { grep -v '^Testing message' "$1.ptest" | head -20 | sed 's/^/# /'; return 1; }
 }
 
 for set in openssh linux; do
