@@ -114,6 +114,9 @@ for f in "${filters[@]}"; do
   for db in elements; do
     "$PDBTOOL" match -p "$DIFFDIR/db/$db.xml" -f "$DIFFDIR/db/$db.messages" -F "$f" -T '${HOST}|${.classifier.rule_id}|$MSG\n' 2>/dev/null > "$T/ref.f"
     "$PATTERNDB" match -p "$DIFFDIR/db/$db.xml" -f "$DIFFDIR/db/$db.messages" -F "$f" -T '${HOST}|${.classifier.rule_id}|$MSG\n' 2>&1 > "$T/ours.f"
+    "$PDBTOOL" match -p "$DIFFDIR/db/$db.xml" -f "$DIFFDIR/db/$db.messages" -F "$f" >/dev/null 2>&1; ref_rc=$?
+    "$PATTERNDB" match -p "$DIFFDIR/db/$db.xml" -f "$DIFFDIR/db/$db.messages" -F "$f" >/dev/null 2>&1; ours_rc=$?
+    check_eq "filter $f: exit code (the last message printed decides)" "$ref_rc" "$ours_rc"
     if cmp -s "$T/ref.f" "$T/ours.f"; then ok "filter $f: same messages"
     else not_ok "filter $f: different messages"; diff "$T/ref.f" "$T/ours.f" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
   done

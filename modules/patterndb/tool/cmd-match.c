@@ -302,11 +302,11 @@ process(Matcher *m, const gchar *program, gsize program_length,
 
   pdb_database_classify(m->db, program, program_length, message, message_length, &m->result);
   pdb_result_apply(&m->result, program, message, &pdb_tool_message_ops, m->msg);
-  rule_id = pdb_tool_message_get(m->msg, ".classifier.rule_id", NULL);
-  m->exit_code = rule_id ? 0 : 1;
-
   if (!m->filter || pdb_tool_filter_eval(m->filter, m->msg, m->scratch))
     {
+      /* as pdbtool: the last message printed decides the exit code */
+      rule_id = pdb_tool_message_get(m->msg, ".classifier.rule_id", NULL);
+      m->exit_code = rule_id ? 0 : 1;
       if (m->opt->json)
         {
           pdb_tool_message_format_json(m->msg, m->out);
@@ -490,9 +490,9 @@ static const gchar match_description[] =
   "\n"
   "-F accepts these filter functions: " PDB_TOOL_FILTER_FUNCTIONS ".\n"
   "\n"
-  "Exit status: 0 when the (last) message got a rule id, 1 when it did not\n"
-  "(always 0 with -T or --json), 2 on a usage error or a database that cannot\n"
-  "be loaded.\n";
+  "Exit status: 0 when the last message printed got a rule id (or none was\n"
+  "printed), 1 when it did not (always 0 with -T or --json), 2 on a usage error\n"
+  "or a database that cannot be loaded.\n";
 
 int
 pdb_cmd_match(int argc, char **argv)
@@ -571,7 +571,7 @@ pdb_cmd_match(int argc, char **argv)
   m.sd_value = g_string_new(NULL);
   g_snprintf(m.pid_text, sizeof(m.pid_text), "%d", (int) getpid());
   m.pri = 13;
-  m.exit_code = 1;
+  m.exit_code = 0;
 
   rc = 0;
   if (opt.file)
