@@ -152,6 +152,8 @@ golden dump-catch-all -- dump -p $DIFFDB/elements.xml -P nothing-matches
 golden dump-nothing -- dump -p $DIFFDB/elements.xml
 golden dictionary -- dictionary -p $DIFFDB/elements.xml
 golden dictionary-program -- dictionary -p $DIFFDB/elements.xml -P kernel
+golden dictionary-unnamed -- dictionary -p $DIFFDB/parsers.xml -P p
+must_not "dictionary lists no name for unnamed parsers" '^None$'
 golden dictionary-tags -- dictionary -p $DIFFDB/elements.xml -T
 must "dictionary -T lists every rule tag (3.38 garbles them)" '^usracct$'
 

@@ -55,6 +55,11 @@ pdb_tool_walk_tree(const PdbRadix *radix, const PdbTreeVisitor *visitor, gpointe
                   gchar *type = g_strndup(q + 1, colon - q - 1);
                   gchar *name = g_strndup(colon + 1, at - colon - 1);
 
+                  /* the dump shows an unnamed parser as "None", as 3.38 does;
+                   * (a capture really called None is listed as unnamed too) */
+                  if (strcmp(name, "None") == 0)
+                    name[0] = '\0';
+
                   visitor->parser(type, name, user_data);
                   g_free(type);
                   g_free(name);
