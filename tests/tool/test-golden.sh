@@ -145,6 +145,11 @@ golden merge-v6 -- merge -D "$T/m6" -p "$T/m6.xml"
 golden_file merge-v6-content "$T/m6.xml"
 must "merge writes version 6 when an input is version 6" "<patterndb version='6'"
 
+mkdir -p "$T/self" && cp "$DATA/merge/b-v4.xml" "$T/self/"
+"$PATTERNDB" merge -D "$T/self" -p "$T/self/out.xml" 2>/dev/null
+"$PATTERNDB" merge -D "$T/self" -p "$T/self/../self/out.xml" 2>/dev/null
+check_eq "merge into its own directory does not merge its previous output" 1 "$(grep -c '<ruleset' "$T/self/out.xml")"
+
 # --- dump and dictionary -----------------------------------------------------------
 golden dump-program-tree -- dump -p $DIFFDB/elements.xml -T
 golden dump-program -- dump -p $DIFFDB/elements.xml -P sshd

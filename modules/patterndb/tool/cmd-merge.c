@@ -358,8 +358,14 @@ pdb_cmd_merge(int argc, char **argv)
       gint version = 4;
       gsize before = body->len;
 
-      /* never merge the output into itself */
-      if (strcmp(path, out_path) == 0)
+      /* never merge the previous output into the new one */
+      gchar *canon_in = g_canonicalize_filename(path, NULL);
+      gchar *canon_out = g_canonicalize_filename(out_path, NULL);
+      gboolean is_output = strcmp(canon_in, canon_out) == 0;
+
+      g_free(canon_in);
+      g_free(canon_out);
+      if (is_output)
         continue;
       if (!append_file(path, body, &version))
         {
