@@ -121,6 +121,8 @@ Test(mining_cluster, cluster_table)
     { "few plain values are split",
       { "wake lock acquire name=phone, ws=null", "wake lock acquire name=audio, ws=null",
         "wake lock acquire name=phone, ws=null", NULL }, "2,1" },
+    { "templates that differ only where one is variable merge across the tree",
+      { "3 files removed from cache", "17 files removed from cache", "no files removed from cache", NULL }, "3" },
     { "different lengths of variable lists",
       { "resolve failed an1 an2 an3", "resolve failed an7 an8", "resolve failed an9 an10 an11 an12", NULL },
       "3" },

@@ -351,11 +351,116 @@ compare_clusters(gconstpointer a, gconstpointer b)
   return fx < fy ? -1 : (fx > fy ? 1 : 0);
 }
 
+/* Two templates of one length that agree wherever neither has a
+ * wildcard, and share at least one literal position. */
+static gboolean
+templates_compatible(const PdbMiningCluster *a, const PdbMiningCluster *b)
+{
+  guint shared = 0;
+  for (guint i = 0; i < a->n_slots; i++)
+    {
+      gboolean wa = pdb_mining_key_is_wildcard(a->template_keys[i]);
+      gboolean wb = pdb_mining_key_is_wildcard(b->template_keys[i]);
+      if (wa || wb)
+        continue;
+      if (strcmp(a->template_keys[i], b->template_keys[i]) != 0)
+        return FALSE;
+      shared++;
+    }
+  return shared > 0;
+}
+
+static gint
+compare_uint(gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/* Moves @from's members into @into and generalises @into's template. */
+static void
+merge_cluster(PdbMiningCluster *into, PdbMiningCluster *from)
+{
+  for (guint i = 0; i < into->n_slots; i++)
+    if (strcmp(into->template_keys[i], from->template_keys[i]) != 0)
+      {
+        g_free(into->template_keys[i]);
+        into->template_keys[i] = g_strdup(PDB_MINING_WILDCARD);
+      }
+  g_array_append_vals(into->members, from->members->data, from->members->len);
+  g_array_sort(into->members, compare_uint);
+  g_array_set_size(from->members, 0);
+}
+
+/*
+ * Clusters that the prefix tree kept apart (a variable among the leading
+ * tokens, or a template that became general only later) but whose
+ * templates differ only where one of them has a wildcard are one event.
+ * Quadratic per token count, so only done for up to MERGE_LIMIT clusters
+ * of a length, in one pass.
+ */
+#define MERGE_LIMIT 1000
+
+static void
+merge_compatible_clusters(PdbMiner *m)
+{
+  GHashTable *by_len = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                             (GDestroyNotify) g_ptr_array_unref);
+  for (guint i = 0; i < m->working->len; i++)
+    {
+      PdbMiningCluster *c = g_ptr_array_index(m->working, i);
+      gpointer key = GUINT_TO_POINTER(c->n_slots + 1);
+      GPtrArray *group = g_hash_table_lookup(by_len, key);
+      if (!group)
+        {
+          group = g_ptr_array_new();
+          g_hash_table_insert(by_len, key, group);
+        }
+      g_ptr_array_add(group, c);
+    }
+
+  GHashTableIter it;
+  gpointer value;
+  g_hash_table_iter_init(&it, by_len);
+  while (g_hash_table_iter_next(&it, NULL, &value))
+    {
+      GPtrArray *group = value;
+      if (group->len < 2 || group->len > MERGE_LIMIT)
+        continue;
+      /* one pass: a cluster absorbs every later compatible one (its
+       * template only gets more general, so it is compared as it grows) */
+      for (guint a = 0; a < group->len; a++)
+        {
+          PdbMiningCluster *ca = g_ptr_array_index(group, a);
+          if (ca->members->len == 0)
+            continue;
+          for (guint b = a + 1; b < group->len; b++)
+            {
+              PdbMiningCluster *cb = g_ptr_array_index(group, b);
+              if (cb->members->len != 0 && templates_compatible(ca, cb))
+                merge_cluster(ca, cb);
+            }
+        }
+    }
+  g_hash_table_destroy(by_len);
+
+  /* drop the emptied clusters (the working array owns them) */
+  for (guint i = m->working->len; i > 0; i--)
+    {
+      PdbMiningCluster *c = g_ptr_array_index(m->working, i - 1);
+      if (c->members->len == 0)
+        g_ptr_array_remove_index(m->working, i - 1);
+    }
+}
+
 const GPtrArray *
 pdb_miner_finish(PdbMiner *miner)
 {
   if (miner->final)
     return miner->final;
+
+  g_hash_table_remove_all(miner->by_length);
+  merge_compatible_clusters(miner);
 
   miner->final = g_ptr_array_new_with_free_func(cluster_free);
   /* take the working clusters over: they are either kept or split */
@@ -363,7 +468,6 @@ pdb_miner_finish(PdbMiner *miner)
   for (guint i = 0; i < miner->working->len; i++)
     split_into(miner, g_ptr_array_index(miner->working, i), miner->final);
   g_ptr_array_set_size(miner->working, 0);
-  g_hash_table_remove_all(miner->by_length);
 
   g_ptr_array_sort(miner->final, compare_clusters);
   return miner->final;

@@ -13,7 +13,9 @@
  *
  * Improvements: tokens are masked before clustering (tokenize.h: numbers,
  * addresses, ids, key=value values, dates), runs of variable tokens
- * collapse to one (variable-length lists), and when clustering is done,
+ * collapse to one (variable-length lists), clusters whose templates differ
+ * only where one of them has "<*>" are merged (the tree routes a leading
+ * variable apart from a leading word), and when clustering is done,
  * a variable position that took only a few distinct word values (no
  * digits, no dots: not host, file or class names) is treated as part of
  * the event: the cluster is split by it

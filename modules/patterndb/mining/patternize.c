@@ -173,26 +173,49 @@ fold_conflicting_rules(GPtrArray *patterns, GArray *supports, const gchar *const
         }
       pdb_radix_freeze(radix);
 
-      for (guint i = 0; i < patterns->len && !changed; i++)
+      /* one round: find every rule with an example another rule matches */
+      gint *target = g_new(gint, patterns->len);
+      for (guint i = 0; i < patterns->len; i++)
         {
           const PdbMiningPattern *pat = g_ptr_array_index(patterns, i);
           GArray *examples = pdb_mining_pick_examples(pat, messages, samples);
-          for (guint e = 0; e < examples->len && !changed; e++)
+          target[i] = -1;
+          for (guint e = 0; e < examples->len && target[i] < 0; e++)
             {
               guint line = g_array_index(pat->matching, guint, g_array_index(examples, guint, e));
               ConflictProbe probe = { i, -1 };
               pdb_radix_foreach_complete_match(radix, messages[line], strlen(messages[line]), probe_match, &probe);
-              if (probe.other < 0)
-                continue;
-              g_array_index(supports, guint, probe.other) += g_array_index(supports, guint, i);
-              g_ptr_array_remove_index(patterns, i);
-              g_array_remove_index(supports, i);
-              folded++;
-              changed = TRUE;
+              target[i] = probe.other;
             }
           g_array_free(examples, TRUE);
         }
       pdb_radix_free(radix);
+
+      /* fold k into target[k] unless the target itself is folded into a
+       * third rule (that chain is resolved in the next round); of two
+       * rules that match each other's examples the later one is folded */
+      gboolean *removed = g_new0(gboolean, patterns->len);
+      for (guint i = patterns->len; i > 0; i--)
+        {
+          guint k = i - 1;
+          gint t = target[k];
+          if (t < 0 || removed[t] || (target[t] >= 0 && !(target[t] == (gint) k && (gint) k > t)))
+            continue;
+          g_array_index(supports, guint, t) += g_array_index(supports, guint, k);
+          pdb_mining_pattern_free(g_ptr_array_index(patterns, k));
+          g_ptr_array_index(patterns, k) = NULL;
+          removed[k] = TRUE;
+          changed = TRUE;
+          folded++;
+        }
+      g_free(removed);
+      g_free(target);
+      for (guint i = patterns->len; i > 0; i--)
+        if (!g_ptr_array_index(patterns, i - 1))
+          {
+            g_ptr_array_remove_index(patterns, i - 1);
+            g_array_remove_index(supports, i - 1);
+          }
     }
   return folded;
 }
