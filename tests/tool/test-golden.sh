@@ -99,6 +99,7 @@ golden match-explain-no-ruleset -- match -p v6.xml -P other -M 'x' --explain
 golden match-debug -- match -p $DIFFDB/elements.xml -P sshd -M 'Accepted password for bob from 10.0.0.1 port 22 ssh2' -D
 golden match-debug-csv -- match -p $DIFFDB/elements.xml -P sshd -M 'Accepted password for bob from 10.0.0.1 port 22 ssh2' -D -C
 golden match-debug-color -- match -p $DIFFDB/elements.xml -P sshd -M 'Accepted password for bob from 10.0.0.1 port 22 ssh2' -D -c
+golden match-directory -- match -p $DIFFDB -P kernel -M 'eth0: link is up'
 golden match-v6 -- match -p v6.xml -P app -M 'request took 0.25 s, size 512, from 10.1.2.3'
 golden match-missing-db -- match -p missing.xml -M x
 golden match-broken-db -- match -p broken.xml -M x
