@@ -70,21 +70,22 @@ add_literal(Builder *b, const gchar *text, gsize len)
 static void
 add_fixed_column(Builder *b, const PdbMiningValue *spans)
 {
+  /* count each distinct text once (a hash of the slices, not a pairwise scan) */
+  GHashTable *counts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   guint best = 0, best_count = 0;
-  for (guint k = 0; k < b->n && best_count * 2 <= b->n; k++)
+  for (guint k = 0; k < b->n; k++)
     {
-      guint count = 0;
-      for (guint j = 0; j < b->n; j++)
-        if (spans[j].length == spans[k].length &&
-            memcmp(member_message(b, j) + spans[j].offset, member_message(b, k) + spans[k].offset,
-                   spans[k].length) == 0)
-          count++;
+      gchar *text = g_strndup(member_message(b, k) + spans[k].offset, spans[k].length);
+      guint count = GPOINTER_TO_UINT(g_hash_table_lookup(counts, text)) + 1;
       if (count > best_count)
         {
           best = k;
           best_count = count;
         }
+      g_hash_table_replace(counts, text, GUINT_TO_POINTER(count));
     }
+  g_hash_table_destroy(counts);
+
   const gchar *text = member_message(b, best) + spans[best].offset;
   for (guint k = 0; k < b->n; k++)
     if (spans[k].length != spans[best].length ||
