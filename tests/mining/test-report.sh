@@ -67,14 +67,23 @@ check_eq "bad format: exit 2" 2 $?
 "$pdb" report -p "$TEST_TMPDIR/missing.xml" -f "$log" > /dev/null 2>&1
 check_eq "missing database: exit 1" 1 $?
 
-# a real browser renders the chart (only where Debian's chromium is installed)
+# a real browser renders the chart (Debian's chromium, from install-deps):
+# the DOM has the bars, and a screenshot has pixels of each class's colour
 chromium=$(command -v chromium || command -v chromium-browser || true)
-if [ -n "$chromium" ]; then
-  dom=$("$chromium" --headless --no-sandbox --disable-gpu --dump-dom "file://$TEST_TMPDIR/report.html" 2>/dev/null)
+if [ -n "$chromium" ] && command -v python3 > /dev/null 2>&1; then
+  dom=$(HOME="$TEST_TMPDIR" timeout 60 "$chromium" --headless --no-sandbox --disable-gpu \
+        --dump-dom "file://$TEST_TMPDIR/report.html" 2>/dev/null)
   bars=$(printf '%s' "$dom" | grep -o "<rect class=\"bar\"" | wc -l)
-  check "chromium renders the chart ($bars bars)" test "$bars" -gt 10
+  check "chromium: the page has the chart's bars ($bars)" test "$bars" -gt 10
+  HOME="$TEST_TMPDIR" timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --window-size=1024,600 --screenshot="$TEST_TMPDIR/shot.png" "file://$TEST_TMPDIR/report.html" > /dev/null 2>&1
+  colours=$(python3 "$top_srcdir/tests/mining/png-colours.py" "$TEST_TMPDIR/shot.png" '#1f77b4' '#2ca02c' '#d62728' 2>&1)
+  diag "$colours"
+  check "chromium: the chart is drawn (system, violation and unknown colours)" \
+    test "$(echo "$colours" | awk '$2 > 1000' | wc -l)" -eq 3
 else
-  ok "chromium renders the chart # SKIP chromium not installed"
+  ok "chromium: the page has the chart's bars # SKIP chromium or python3 not installed"
+  ok "chromium: the chart is drawn # SKIP chromium or python3 not installed"
 fi
 
 done_testing

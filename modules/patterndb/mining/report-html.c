@@ -179,8 +179,11 @@ write_chart(PdbReport *r, GString *out)
       if (k > 0 && label_at[k] == label_at[k - 1])
         continue;
       gchar *label = format_time(g_array_index(tl, PdbReportBucket, label_at[k]).start, label_format);
-      g_string_append_printf(out, "<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%s</text>\n",
-                             PLOT_LEFT + label_at[k] * slot + slot / 2, CHART_HEIGHT - PLOT_BOTTOM + 16, label);
+      /* the outer labels grow inwards so that they are never cut off */
+      const gchar *anchor = k == 0 ? "start" : (k == 2 ? "end" : "middle");
+      gdouble x = k == 0 ? PLOT_LEFT : (k == 2 ? PLOT_LEFT + plot_w : PLOT_LEFT + label_at[k] * slot + slot / 2);
+      g_string_append_printf(out, "<text x='%.1f' y='%d' text-anchor='%s' font-size='11'>%s</text>\n",
+                             x, CHART_HEIGHT - PLOT_BOTTOM + 16, anchor, label);
       g_free(label);
     }
   g_string_append_printf(out, "<text x='%d' y='%d' font-size='11' fill='#555'>one bar per %" G_GINT64_FORMAT
