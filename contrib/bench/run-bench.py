@@ -151,25 +151,36 @@ class Daemon:
     kind = "lines"
     callgrind = False
 
-    def __init__(self, name, tmp, parser, modules=""):
+    def __init__(self, name, tmp, parser, modules="", sources=1):
         self.name = name
         self.tmp = tmp
         self.parser = parser          # None or format string with {db}
         self.modules = modules        # module path prefix or ""
+        self.sources = sources        # file sources reading copies of the input at once
+        self.only = None              # workload names to run on, or None for all
         self.available = True
         self.why = ""
 
     def run(self, wdir, inp, out=None, expected_lines=None, timeout=240):
-        d = os.path.join(self.tmp, "daemon-" + self.name)
+        d = os.path.join(self.tmp, "daemon-" + re.sub(r"[^a-z0-9]+", "-", self.name))
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
+        paths = [inp]
+        for i in range(1, self.sources):
+            p = os.path.join(d, "input%d.log" % i)
+            try:
+                os.link(inp, p)
+            except OSError:
+                shutil.copyfile(inp, p)
+            paths.append(p)
         out = out or os.path.join(d, "out.txt")
         db = os.path.join(wdir, "patterndb.xml")
         conf = ["@version: 3.38"]
         if self.modules:
             conf.append("@module patterndb")
         conf += ["options { stats-freq(0); keep-hostname(yes); time-reopen(1); flush-lines(1000); };",
-                 'source s_in { file("%s" follow-freq(1) log-fetch-limit(1000) log-iw-size(10000)); };' % inp,
+                 "source s_in { %s };" % " ".join('file("%s" follow-freq(1) log-fetch-limit(1000) log-iw-size(10000));'
+                                                  % p for p in paths),
                  'destination d_out { file("%s" template("%s")); };' % (out, TEMPLATE)]
         if self.parser:
             conf.append("parser p_db { %s; };" % self.parser.format(db=db))
@@ -183,11 +194,12 @@ class Daemon:
                 "--pidfile=" + os.path.join(d, "pid"), "--control=" + os.path.join(d, "ctl")]
         if self.modules:
             argv.append("--module-path=" + self.modules)
-        want = expected_lines if expected_lines is not None else count_lines(inp)
+        want = (expected_lines if expected_lines is not None else count_lines(inp)) * self.sources
         errlog = open(os.path.join(d, "stderr.txt"), "wb")
         t0 = time.perf_counter()
         p = subprocess.Popen(argv, stdout=errlog, stderr=errlog, env=ENV)
         seen = 0
+        why = ""
         t_first = None
         first_lines = 0
         fh = None
@@ -196,6 +208,7 @@ class Daemon:
             while True:
                 now = time.perf_counter()
                 if p.poll() is not None or now - t0 > timeout:
+                    why = "exited by itself" if p.returncode is not None else "timed out"
                     break
                 if fh is None and os.path.exists(out):
                     fh = open(out, "rb")
@@ -228,6 +241,8 @@ class Daemon:
                 fh.close()
             errlog.close()
         if seen < want or t_first is None or t_done <= t_first:
+            log("bench: %s: %d of %d lines, %s, exit status %s (log: %s)"
+                % (self.name, seen, want, why, p.returncode, os.path.join(d, "stderr.txt")))
             return None
         return dict(rate=(seen - first_lines) / (t_done - t_first), load=t_first - t0, rss=hwm, out=out)
 
@@ -361,6 +376,13 @@ def main():
         if not os.path.exists(mod):
             ours_d.available, ours_d.why = False, "module not built"
         daemons.append(ours_d)
+        # Several sources on both cores: syslog-ng's db-parser serialises lookups behind one lock.
+        last_synth = [n for n, _ in workloads if n.startswith("synth")][-1:]
+        for d1 in list(daemons):
+            d2 = Daemon(d1.name + ", 2 sources", tmp, d1.parser, d1.modules, sources=2)
+            d2.available, d2.why = d1.available, d1.why
+            d2.only = set(["real"] + last_synth)
+            daemons.append(d2)
 
     # A tool must classify the one-line input of the real workload as intended.
     first = wdirs[workloads[0][0]]
@@ -470,25 +492,27 @@ def main():
             drates = {d.name: [] for d in daemons if d.available}
             dres = {}
             for rep in range(reps):
-                order = [d for d in daemons if d.available]
+                order = [d for d in daemons if d.available and (d.only is None or name in d.only)]
                 if rep % 2:
                     order.reverse()
                 for d in order:
                     res = d.run(wdir, dinp, expected_lines=dlines)
                     if res is None:
                         log("bench: %s did not finish on %s" % (d.name, name))
-                        if "our module" in d.name:
+                        if "our module" in d.name and d.sources == 1:
                             d.available, d.why = False, "did not start or finish"
                         continue
                     drates[d.name].append(res["rate"])
                     dres[d.name] = res
             for d in daemons:
+                if d.only is not None and name not in d.only:
+                    continue
                 rec = dict(tool=d.name, workload=name, rules=meta["rules"])
                 if drates.get(d.name):
                     res = dres[d.name]
                     rec.update(rate=statistics.median(drates[d.name]), load=res["load"], rss=res["rss"] / 1024.0,
-                               lines=dlines)
-                    if d.parser:
+                               lines=dlines * d.sources)
+                    if d.parser and d.sources == 1:
                         ids = read_ids(res["out"], "lines")
                         rec["acc"] = accuracy(ids, expected)
                 else:
@@ -561,6 +585,12 @@ def targets(results):
         verdict("daemon with our parser >= 95% of no parser", m[0] >= 0.95, "lowest %.0f%% on %s" % (100 * m[0], m[1]))
     else:
         verdict("daemon with our parser >= 95% of no parser", None, "our module not measured")
+    for name, meta, row in results:
+        o1, o2 = rate(row, "syslog-ng + our module"), rate(row, "syslog-ng + our module, 2 sources")
+        d1, d2 = rate(row, "syslog-ng db-parser"), rate(row, "syslog-ng db-parser, 2 sources")
+        if o1 and o2 and d1 and d2:
+            verdict("scales with 2 sources (%s)" % name, o2 / o1 >= 1.3,
+                    "our module %.2fx of 1 source, syslog-ng db-parser %.2fx" % (o2 / o1, d2 / d1))
     if ipm:
         m = max(ipm)
         verdict("a few hundred instructions per message", m[0] < 1000, "highest %.0f on %s" % m)
@@ -591,11 +621,13 @@ def print_table(results, tools, daemons, args, lines, reps, path):
             rate = rec.get("rate")
             if tn == "patterndb":
                 ratio = "1.00" if rate else "n/a"
-            elif tn == "syslog-ng + our module":
-                nop = row.get("syslog-ng, no parser", {}).get("rate")
+            elif tn.startswith("syslog-ng + our module"):
+                nop = row.get(tn.replace("+ our module", "no parser").replace("syslog-ng no", "syslog-ng, no"),
+                              {}).get("rate")
                 ratio = ("%.2f of no-parser" % (rate / nop)) if rate and nop else "n/a"
             elif tn.startswith("syslog-ng"):
-                od = row.get("syslog-ng + our module", {}).get("rate")
+                suffix = ", 2 sources" if tn.endswith(", 2 sources") else ""
+                od = row.get("syslog-ng + our module" + suffix, {}).get("rate")
                 ratio = "%.2f" % (od / rate) if od and rate else "n/a"
             else:
                 ratio = "%.2f" % (ours / rate) if ours and rate else "n/a"
