@@ -401,8 +401,8 @@ static const gchar description_text[] =
   "Classify messages for rsyslog's mmexternal module. Reads one JSON object\n"
   "per line (interface.input=\"fulljson\") and answers one JSON line per input\n"
   "line that sets $!NAME!class, $!NAME!rule_id, $!NAME!tags and $!NAME!values.\n"
-  "A line that is not a JSON object, or a message of a program that no\n"
-  "ruleset covers, is answered with {} (message unchanged).\n"
+  "A line that is not a JSON object (or has no \"msg\") is answered with {}\n"
+  "(message unchanged).\n"
   "SIGHUP re-reads the database; a broken new database leaves the old one active.\n";
 
 int

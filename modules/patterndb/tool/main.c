@@ -23,6 +23,7 @@ int pdb_cmd_test(int argc, char **argv);
 int pdb_cmd_merge(int argc, char **argv);
 int pdb_cmd_dump(int argc, char **argv);
 int pdb_cmd_dictionary(int argc, char **argv);
+int pdb_cmd_rsyslog(int argc, char **argv);
 
 const PdbCommand pdb_commands[] =
 {
@@ -33,6 +34,7 @@ const PdbCommand pdb_commands[] =
   { "dictionary", pdb_cmd_dictionary, "Dump pattern dictionary" },
   { "patternize", pdb_cmd_patternize, "Create a pattern database from logs (clustering)" },
   { "report", pdb_cmd_report, "Match rate, classes, rules and unknown clusters of a log" },
+  { "rsyslog", pdb_cmd_rsyslog, "Classify for rsyslog's mmexternal (JSON lines on stdin/stdout)" },
   { NULL, NULL, NULL }
 };
 
