@@ -226,42 +226,6 @@ static const PdbMessageOps rsyslog_message_ops =
   .clear_tag = msg_clear_tag,
 };
 
-/* A NUMBER or FLOAT value is written as a JSON number only when it is one
- * in JSON's grammar too (no hex, no leading '+', no lone '-'). */
-static gboolean
-is_json_number(const gchar *s, gsize len)
-{
-  gsize i = 0;
-
-  if (i < len && s[i] == '-')
-    i++;
-  if (i >= len || !g_ascii_isdigit(s[i]))
-    return FALSE;
-  if (s[i] == '0' && i + 1 < len && g_ascii_isdigit(s[i + 1]))
-    return FALSE;
-  while (i < len && g_ascii_isdigit(s[i]))
-    i++;
-  if (i < len && s[i] == '.')
-    {
-      i++;
-      if (i >= len || !g_ascii_isdigit(s[i]))
-        return FALSE;
-      while (i < len && g_ascii_isdigit(s[i]))
-        i++;
-    }
-  if (i < len && (s[i] == 'e' || s[i] == 'E'))
-    {
-      i++;
-      if (i < len && (s[i] == '+' || s[i] == '-'))
-        i++;
-      if (i >= len || !g_ascii_isdigit(s[i]))
-        return FALSE;
-      while (i < len && g_ascii_isdigit(s[i]))
-        i++;
-    }
-  return i == len;
-}
-
 static void
 write_answer(GString *out, RsyslogMessage *m, const gchar *prefix, gboolean classified)
 {
@@ -297,7 +261,7 @@ write_answer(GString *out, RsyslogMessage *m, const gchar *prefix, gboolean clas
         g_string_append_c(out, ',');
       pdb_json_append_string(out, g_ptr_array_index(m->names, i), -1);
       g_string_append_c(out, ':');
-      if (t != PDB_VALUE_STRING && is_json_number(v->str, v->len))
+      if (t != PDB_VALUE_STRING && pdb_json_is_number(v->str, v->len, t == PDB_VALUE_INT64))
         g_string_append_len(out, v->str, v->len);
       else
         pdb_json_append_string(out, v->str, v->len);

@@ -66,6 +66,42 @@ pdb_json_append_string(GString *out, const gchar *value, gssize length)
   g_string_append_c(out, '"');
 }
 
+gboolean
+pdb_json_is_number(const gchar *s, gsize len, gboolean integer)
+{
+  gsize i = 0;
+
+  if (i < len && s[i] == '-')
+    i++;
+  if (i >= len || !g_ascii_isdigit(s[i]))
+    return FALSE;
+  if (s[i] == '0' && i + 1 < len && g_ascii_isdigit(s[i + 1]))
+    return FALSE;
+  while (i < len && g_ascii_isdigit(s[i]))
+    i++;
+  if (integer)
+    return i == len;
+  if (i < len && s[i] == '.')
+    {
+      i++;
+      if (i >= len || !g_ascii_isdigit(s[i]))
+        return FALSE;
+      while (i < len && g_ascii_isdigit(s[i]))
+        i++;
+    }
+  if (i < len && (s[i] == 'e' || s[i] == 'E'))
+    {
+      i++;
+      if (i < len && (s[i] == '+' || s[i] == '-'))
+        i++;
+      if (i >= len || !g_ascii_isdigit(s[i]))
+        return FALSE;
+      while (i < len && g_ascii_isdigit(s[i]))
+        i++;
+    }
+  return i == len;
+}
+
 typedef struct
 {
   const gchar *p;

@@ -18,6 +18,11 @@
 /* Appends "..." with @value escaped; @length may be -1 for NUL-terminated. */
 void pdb_json_append_string(GString *out, const gchar *value, gssize length);
 
+/* TRUE if @s is a number in JSON's grammar (with @integer: an integer);
+ * NUMBER and FLOAT values are written unquoted only then (hex, a leading
+ * '+' or a lone '-' stay strings). */
+gboolean pdb_json_is_number(const gchar *s, gsize len, gboolean integer);
+
 /*
  * Parses @text as one JSON object and calls @member for every member whose
  * value is a string (decoded into @scratch; valid until the next call).

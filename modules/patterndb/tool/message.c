@@ -545,43 +545,6 @@ pdb_tool_message_format_values(PdbToolMessage *msg, GString *out)
   g_string_append_c(out, '\n');
 }
 
-/* A JSON number must look like one: strtoll/strtod accept more. */
-static gboolean
-is_json_number(const gchar *s, gsize len, gboolean integer)
-{
-  gsize i = 0;
-
-  if (i < len && s[i] == '-')
-    i++;
-  if (i >= len || !g_ascii_isdigit(s[i]))
-    return FALSE;
-  if (s[i] == '0' && i + 1 < len && g_ascii_isdigit(s[i + 1]))
-    return FALSE;
-  while (i < len && g_ascii_isdigit(s[i]))
-    i++;
-  if (integer)
-    return i == len;
-  if (i < len && s[i] == '.')
-    {
-      i++;
-      if (i >= len || !g_ascii_isdigit(s[i]))
-        return FALSE;
-      while (i < len && g_ascii_isdigit(s[i]))
-        i++;
-    }
-  if (i < len && (s[i] == 'e' || s[i] == 'E'))
-    {
-      i++;
-      if (i < len && (s[i] == '+' || s[i] == '-'))
-        i++;
-      if (i >= len || !g_ascii_isdigit(s[i]))
-        return FALSE;
-      while (i < len && g_ascii_isdigit(s[i]))
-        i++;
-    }
-  return i == len;
-}
-
 void
 pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
 {
@@ -620,8 +583,8 @@ pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
       first = FALSE;
       pdb_json_append_string(out, g_ptr_array_index(msg->names, h - 1), -1);
       g_string_append_c(out, ':');
-      if ((slot->type == PDB_VALUE_INT64 && is_json_number(slot->value->str, slot->value->len, TRUE))
-          || (slot->type == PDB_VALUE_DOUBLE && is_json_number(slot->value->str, slot->value->len, FALSE)))
+      if ((slot->type == PDB_VALUE_INT64 && pdb_json_is_number(slot->value->str, slot->value->len, TRUE))
+          || (slot->type == PDB_VALUE_DOUBLE && pdb_json_is_number(slot->value->str, slot->value->len, FALSE)))
         g_string_append_len(out, slot->value->str, slot->value->len);
       else
         pdb_json_append_string(out, slot->value->str, slot->value->len);
