@@ -14,6 +14,7 @@
  */
 #include "config.h"
 #include "tool/commands.h"
+#include "tool/tool-common.h"
 #include "tool/syslog-line.h"
 #include "db/database.h"
 #include "mining/report.h"
@@ -96,33 +97,16 @@ add_line(ReportRun *run, const gchar *line, gsize len)
   classify(run, ts, sl.program.data, sl.program.data ? sl.program.length : 0, sl.message.data, sl.message.length);
 }
 
+static void
+add_line_cb(const gchar *line, gsize length, gpointer user_data)
+{
+  add_line(user_data, line, length);
+}
+
 static gboolean
 read_file(ReportRun *run, const gchar *path)
 {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f)
-    {
-      fprintf(stderr, "patterndb report: cannot open %s: %s\n", path, g_strerror(errno));
-      return FALSE;
-    }
-  gchar *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  while ((n = getline(&line, &cap, f)) >= 0)
-    {
-      if (n > 0 && line[n - 1] == '\n')
-        n--;
-      if (n > 0 && line[n - 1] == '\r')
-        n--;
-      add_line(run, line, (gsize) n);
-    }
-  gboolean ok = !ferror(f);
-  if (!ok)
-    fprintf(stderr, "patterndb report: error reading %s: %s\n", path, g_strerror(errno));
-  free(line);
-  if (f != stdin)
-    fclose(f);
-  return ok;
+  return pdb_tool_read_lines("report", path, add_line_cb, run);
 }
 
 static gint

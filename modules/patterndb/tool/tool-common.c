@@ -8,6 +8,7 @@
 #include "config.h"
 #include "tool/tool-common.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,4 +127,34 @@ pdb_tool_flush(GString *out, FILE *stream, gsize threshold)
       fwrite(out->str, 1, out->len, stream);
       g_string_truncate(out, 0);
     }
+}
+
+gboolean
+pdb_tool_read_lines(const gchar *command, const gchar *path,
+                    PdbToolLineFunc line_func, gpointer user_data)
+{
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f)
+    {
+      fprintf(stderr, "patterndb %s: cannot open %s: %s\n", command, path, g_strerror(errno));
+      return FALSE;
+    }
+  gchar *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = getline(&line, &cap, f)) >= 0)
+    {
+      if (n > 0 && line[n - 1] == '\n')
+        n--;
+      if (n > 0 && line[n - 1] == '\r')
+        n--;
+      line_func(line, (gsize) n, user_data);
+    }
+  gboolean ok = !ferror(f);
+  if (!ok)
+    fprintf(stderr, "patterndb %s: error reading %s: %s\n", command, path, g_strerror(errno));
+  free(line);
+  if (f != stdin)
+    fclose(f);
+  return ok;
 }

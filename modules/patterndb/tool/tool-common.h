@@ -42,6 +42,15 @@ gchar *pdb_tool_unescape(const gchar *text);
 /* Writes @out to @stream when it holds more than @threshold bytes (0: always). */
 void pdb_tool_flush(GString *out, FILE *stream, gsize threshold);
 
+/*
+ * Reads @path ("-" = stdin) line by line and calls @line_func with each
+ * line without its "\n" or "\r\n". Errors go to stderr as
+ * "patterndb COMMAND: cannot open|error reading PATH: reason".
+ */
+typedef void (*PdbToolLineFunc)(const gchar *line, gsize length, gpointer user_data);
+gboolean pdb_tool_read_lines(const gchar *command, const gchar *path,
+                             PdbToolLineFunc line_func, gpointer user_data);
+
 G_END_DECLS
 
 #endif
