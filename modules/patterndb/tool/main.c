@@ -23,6 +23,7 @@ int pdb_cmd_test(int argc, char **argv);
 int pdb_cmd_merge(int argc, char **argv);
 int pdb_cmd_dump(int argc, char **argv);
 int pdb_cmd_dictionary(int argc, char **argv);
+int pdb_cmd_lint(int argc, char **argv);
 int pdb_cmd_rsyslog(int argc, char **argv);
 
 const PdbCommand pdb_commands[] =
@@ -32,6 +33,7 @@ const PdbCommand pdb_commands[] =
   { "merge", pdb_cmd_merge, "Merge pattern databases" },
   { "dump", pdb_cmd_dump, "Dump pattern database tree" },
   { "dictionary", pdb_cmd_dictionary, "Dump pattern dictionary" },
+  { "lint", pdb_cmd_lint, "Find shadowed, ambiguous and broken rules" },
   { "patternize", pdb_cmd_patternize, "Create a pattern database from logs (clustering)" },
   { "report", pdb_cmd_report, "Match rate, classes, rules and unknown clusters of a log" },
   { "rsyslog", pdb_cmd_rsyslog, "Classify for rsyslog's mmexternal (JSON lines on stdin/stdout)" },

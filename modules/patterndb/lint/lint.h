@@ -1,0 +1,67 @@
+/*
+ * lint.h: static checks of a loaded pattern database (`patterndb lint`).
+ *
+ * pdb_lint_database() looks at every ruleset of a database and returns
+ * findings: rules that can never win (shadowed), rules whose winner on one
+ * message depends on load order (ambiguous), duplicate rule ids, rules
+ * without examples, examples that do not match their rule or carry wrong
+ * test values, patterns that match only a prefix of their own examples and
+ * parsers that cannot match what follows them. Each finding names
+ * file:line:column, the rule ids involved and says in one line what is
+ * wrong. Findings are plain data owned by the returned array.
+ *
+ * Severity (the exit status of `patterndb lint` follows it):
+ *   ERROR   the database does something its author cannot have meant: a
+ *           rule or pattern that can never match or never win, a duplicate
+ *           id, an example that is classified differently or with wrong
+ *           values;
+ *   WARNING a smell: no example, load-order-dependent winner, prefix-only
+ *           match, and the loader's own warnings.
+ */
+#ifndef PDB_LINT_LINT_H
+#define PDB_LINT_LINT_H
+
+#include "db/database.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PDB_LINT_WARNING = 1,
+  PDB_LINT_ERROR = 2,
+} PdbLintSeverity;
+
+typedef struct _PdbLintFinding
+{
+  PdbLintSeverity severity;
+  const gchar *kind;       /* static: "shadowed", "ambiguous", "duplicate-id", "no-example",
+                            * "example-mismatch", "test-value", "prefix-only",
+                            * "parser-follow", "loader" */
+  gchar *file;             /* may be NULL (a loader warning without location) */
+  gint line;
+  gint column;
+  GPtrArray *rule_ids;     /* of gchar*, owned; may be empty */
+  gchar *message;          /* one line */
+  gchar *witness;          /* a message showing the problem, or NULL */
+} PdbLintFinding;
+
+PdbLintFinding *pdb_lint_finding_new(PdbLintSeverity severity, const gchar *kind,
+                                     const PdbLocation *location, const gchar *message);
+void pdb_lint_finding_free(PdbLintFinding *finding);
+
+/*
+ * Turns one loader warning ("file:line:column: text") into a finding of
+ * kind "loader", severity WARNING.
+ */
+PdbLintFinding *pdb_lint_finding_from_warning(const gchar *warning);
+
+/* Appends the findings about @db to @findings (of PdbLintFinding*, which
+ * should free its elements with pdb_lint_finding_free). */
+void pdb_lint_database(const PdbDatabase *db, GPtrArray *findings);
+
+/* Sorts by file, line, column, kind, message: a stable, diffable order. */
+void pdb_lint_sort(GPtrArray *findings);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * cmd-lint.c: `patterndb lint -p FILE|DIR [--json]`.
+ *
+ * Loads the database (a file, a directory or a glob, as every -p), turns
+ * the loader's warnings into findings, adds what the lint checks find
+ * (modules/patterndb/lint) and prints them sorted by file:line:column,
+ * either one line each or, with --json, one JSON object with a findings
+ * array for CI systems.
+ *
+ * Exit status: 0 no finding, 1 warnings only, 2 at least one error, or a
+ * database that does not load, or a bad command line.
+ */
+#include "tool/commands.h"
+#include "tool/tool-common.h"
+#include "tool/json.h"
+#include "lint/lint.h"
+
+#include <string.h>
+
+#define LINT_EXIT_CLEAN 0
+#define LINT_EXIT_WARNINGS 1
+#define LINT_EXIT_ERRORS 2
+
+static void
+collect_warning(const gchar *message, gpointer user_data)
+{
+  g_ptr_array_add(user_data, pdb_lint_finding_from_warning(message));
+}
+
+static const gchar *
+severity_name(PdbLintSeverity s)
+{
+  return s == PDB_LINT_ERROR ? "error" : "warning";
+}
+
+static void
+print_text(GPtrArray *findings, GString *out)
+{
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const PdbLintFinding *f = g_ptr_array_index(findings, i);
+
+      if (f->file)
+        g_string_append_printf(out, "%s:%d:%d: ", f->file, f->line, f->column);
+      g_string_append_printf(out, "%s: [%s] %s", severity_name(f->severity), f->kind, f->message);
+      if (f->witness)
+        {
+          gchar *escaped = g_strescape(f->witness, NULL);
+
+          g_string_append_printf(out, "; message: '%s'", escaped);
+          g_free(escaped);
+        }
+      g_string_append_c(out, '\n');
+    }
+}
+
+static void
+print_json(GPtrArray *findings, guint errors, guint warnings, GString *out)
+{
+  g_string_append(out, "{\"findings\":[");
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const PdbLintFinding *f = g_ptr_array_index(findings, i);
+
+      g_string_append(out, i ? ",\n  {" : "\n  {");
+      g_string_append_printf(out, "\"severity\":\"%s\",\"kind\":\"%s\",\"file\":",
+                             severity_name(f->severity), f->kind);
+      if (f->file)
+        pdb_json_append_string(out, f->file, -1);
+      else
+        g_string_append(out, "null");
+      g_string_append_printf(out, ",\"line\":%d,\"column\":%d,\"rules\":[", f->line, f->column);
+      for (guint r = 0; r < f->rule_ids->len; r++)
+        {
+          if (r)
+            g_string_append_c(out, ',');
+          pdb_json_append_string(out, g_ptr_array_index(f->rule_ids, r), -1);
+        }
+      g_string_append(out, "],\"message\":");
+      pdb_json_append_string(out, f->message, -1);
+      if (f->witness)
+        {
+          g_string_append(out, ",\"witness\":");
+          pdb_json_append_string(out, f->witness, -1);
+        }
+      g_string_append_c(out, '}');
+    }
+  g_string_append_printf(out, "%s],\"errors\":%u,\"warnings\":%u}\n",
+                         findings->len ? "\n" : "", errors, warnings);
+}
+
+int
+pdb_cmd_lint(int argc, char **argv)
+{
+  gchar *pdb_file = NULL;
+  gboolean json = FALSE;
+  GOptionEntry entries[] =
+  {
+    { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &pdb_file, "Pattern database: a file, a directory or a glob", "FILE|DIR" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object with a findings array", NULL },
+    { NULL }
+  };
+  PdbLoadOptions options = { 0 };
+  GPtrArray *findings;
+  GError *error = NULL;
+  PdbDatabase *db;
+  guint errors = 0, warnings = 0;
+  GString *out;
+
+  if (!pdb_tool_parse_options(&argc, &argv, "",
+                              "Find problems in a pattern database: rules that can never win, "
+                              "load-order-dependent rules, duplicate ids, bad examples, "
+                              "parsers that cannot match what follows.",
+                              "Each finding: FILE:LINE:COLUMN: error|warning: [kind] explanation.\n"
+                              "Exit status: 0 clean, 1 warnings only, 2 errors (or the database "
+                              "does not load).", entries))
+    return PDB_TOOL_EXIT_USAGE;
+  if (argc > 1)
+    {
+      fprintf(stderr, "patterndb lint: unexpected argument '%s'\n", argv[1]);
+      g_free(pdb_file);
+      return PDB_TOOL_EXIT_USAGE;
+    }
+  if (!pdb_file)
+    pdb_file = g_strdup(PDB_TOOL_DEFAULT_PDB);
+
+  findings = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_lint_finding_free);
+  options.warning = collect_warning;
+  options.warning_data = findings;
+  db = pdb_database_load(pdb_file, &options, &error);
+  if (!db)
+    {
+      fprintf(stderr, "patterndb lint: %s\n", error->message);
+      g_error_free(error);
+      g_ptr_array_unref(findings);
+      g_free(pdb_file);
+      return LINT_EXIT_ERRORS;
+    }
+  pdb_lint_database(db, findings);
+  pdb_lint_sort(findings);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const PdbLintFinding *f = g_ptr_array_index(findings, i);
+
+      if (f->severity == PDB_LINT_ERROR)
+        errors++;
+      else
+        warnings++;
+    }
+
+  out = g_string_new(NULL);
+  if (json)
+    print_json(findings, errors, warnings, out);
+  else
+    {
+      print_text(findings, out);
+      g_string_append_printf(out, "%u error%s, %u warning%s in %u file%s\n",
+                             errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+                             pdb_database_get_files(db)->len, pdb_database_get_files(db)->len == 1 ? "" : "s");
+    }
+  fwrite(out->str, 1, out->len, stdout);
+  g_string_free(out, TRUE);
+
+  g_ptr_array_unref(findings);
+  pdb_database_unref(db);
+  g_free(pdb_file);
+  return errors ? LINT_EXIT_ERRORS : warnings ? LINT_EXIT_WARNINGS : LINT_EXIT_CLEAN;
+}

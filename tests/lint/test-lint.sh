@@ -1,0 +1,98 @@
+#!/bin/sh
+# tests/lint: `patterndb lint`. For each kind of finding a database that has
+# exactly that problem (data/KIND-bad*) and one that does not (data/KIND-good*);
+# the output must equal tests/lint/golden/<name>.txt and the exit status must
+# be 2 (errors), 1 (warnings only) or 0 (clean). Also the --json form, --help,
+# a database that does not load, and the bundled library (contrib/patterns)
+# without errors. PDB_LINT_REGEN=1 rewrites the golden files.
+. "$top_srcdir/tests/lib.sh"
+
+PDB="$top_builddir/patterndb"
+make_tmpdir
+cd "$top_srcdir/tests/lint" || exit 1
+
+# name  expected-exit
+CASES="
+shadowed-bad.xml 2
+shadowed-good.xml 0
+ambiguous-bad.xml 1
+ambiguous-good.xml 0
+duplicate-id-bad 2
+duplicate-id-good 0
+no-example-bad.xml 1
+no-example-good.xml 0
+example-bad.xml 2
+example-good.xml 0
+prefix-only-bad.xml 1
+prefix-only-good.xml 0
+parser-follow-bad.xml 2
+parser-follow-good.xml 0
+loader-bad.xml 1
+loader-good.xml 0
+"
+
+golden() {
+  # golden NAME ACTUAL-FILE
+  if [ -n "${PDB_LINT_REGEN:-}" ]; then cp "$2" "golden/$1"; fi
+  if cmp -s "golden/$1" "$2"; then ok "$1 matches its golden output"; else
+    not_ok "$1 matches its golden output"; diag "$(diff -u "golden/$1" "$2")"; fi
+}
+
+echo "$CASES" | while read -r name want; do
+  [ -n "$name" ] || continue
+  "$PDB" lint -p "data/$name" >"$TEST_TMPDIR/out" 2>&1
+  rc=$?
+  check_eq "$name: exit status" "$want" "$rc"
+  golden "${name%.xml}.txt" "$TEST_TMPDIR/out"
+  # every bad case really names its own kind (the golden file alone could be wrong)
+  case $name in
+    *-bad*)
+      kind=${name%-bad*}
+      [ "$kind" = example ] && kind=test-value
+      if grep -q "\[$kind\]" "$TEST_TMPDIR/out"; then ok "$name: reports [$kind]"
+      else not_ok "$name: reports [$kind]"; fi ;;
+    *-good*)
+      check_eq "$name: no finding" "0 errors, 0 warnings" "$(tail -n1 "$TEST_TMPDIR/out" | sed 's/ in .*//')" ;;
+  esac
+  [ "$_tap_failed" -eq 0 ] || echo "$_tap_failed" >"$TEST_TMPDIR/failed"
+  echo "$_tap_n" >"$TEST_TMPDIR/count"
+done
+# the loop ran in a subshell: carry its counters over
+_tap_n=$(cat "$TEST_TMPDIR/count")
+[ -f "$TEST_TMPDIR/failed" ] && _tap_failed=$(cat "$TEST_TMPDIR/failed")
+
+# --json: one object with a findings array, valid JSON, same findings
+"$PDB" lint --json -p data/shadowed-bad.xml >"$TEST_TMPDIR/json" 2>&1
+check_eq "--json: exit status" 2 "$?"
+golden shadowed-bad.json "$TEST_TMPDIR/json"
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["errors"]==5 and d["warnings"]==2 and len(d["findings"])==7; assert all(set(f)>={"severity","kind","file","line","column","rules","message"} for f in d["findings"])' "$TEST_TMPDIR/json"; then
+  ok "--json: parses, counts and fields"
+else
+  not_ok "--json: parses, counts and fields"
+fi
+"$PDB" lint --json -p data/loader-good.xml >"$TEST_TMPDIR/json-clean"
+check_eq "--json clean: exit 0 and an empty findings array" '0 {"findings":[],"errors":0,"warnings":0}' "$? $(cat "$TEST_TMPDIR/json-clean")"
+
+# command line and broken input
+"$PDB" lint --help >"$TEST_TMPDIR/help" 2>&1
+check_eq "--help: exit 0" 0 "$?"
+check "--help: documents --json and the exit status" grep -q -- "--json" "$TEST_TMPDIR/help"
+printf '<patterndb version="4"><ruleset>' >"$TEST_TMPDIR/broken.xml"
+"$PDB" lint -p "$TEST_TMPDIR/broken.xml" >/dev/null 2>"$TEST_TMPDIR/err"
+check_eq "a database that does not load: exit 2" 2 "$?"
+check "a database that does not load: error names file:line:column" grep -qE "broken\.xml:[0-9]+:[0-9]+" "$TEST_TMPDIR/err"
+"$PDB" lint -p data/missing.xml >/dev/null 2>&1
+check_eq "a missing database: exit 2" 2 "$?"
+"$PDB" lint -p data/shadowed-bad.xml extra >/dev/null 2>&1
+check_eq "an extra argument: exit 2" 2 "$?"
+
+# the bundled pattern library: warnings allowed, no errors
+"$PDB" lint -p "$top_srcdir/contrib/patterns" >"$TEST_TMPDIR/library" 2>&1
+rc=$?
+if [ "$rc" -lt 2 ] && tail -n1 "$TEST_TMPDIR/library" | grep -q "^0 errors"; then
+  ok "contrib/patterns: no errors ($(tail -n1 "$TEST_TMPDIR/library"))"
+else
+  not_ok "contrib/patterns: no errors"; diag "$(grep ': error:' "$TEST_TMPDIR/library" | head -20)"
+fi
+
+done_testing
