@@ -1,0 +1,84 @@
+/*
+ * correlation.h: correlation contexts, actions and synthetic messages.
+ *
+ * A PdbCorrelation holds the live contexts of one parser (or of one
+ * `patterndb match` run). A context is keyed by the rule's context-scope
+ * fields of the message (process: HOST+PROGRAM+PID, program: HOST+PROGRAM,
+ * host: HOST, global: none) plus the expanded context-id, and keeps the
+ * messages that matched into it, as handles of the caller's own message
+ * type (PdbCorrelationHost says how to ref, read, create and merge them;
+ * correlation/nv-message.h is a ready-made snapshot type).
+ *
+ * Time: the correlation clock follows message timestamps capped at the
+ * current time (pdb_correlation_process) and is moved on by the caller's
+ * idle timer (pdb_correlation_advance_time); it never goes back. A context
+ * expires when the clock reaches its last message's time plus the timeout
+ * of the rule that matched last; expiry runs that rule's timeout actions.
+ *
+ * Limit: at most max_contexts live contexts (PDB_CORRELATION_DEFAULT_MAX_CONTEXTS
+ * when 0 is given). Opening one more first expires the context whose expiry
+ * is nearest (its timeout actions fire as for a normal expiry).
+ *
+ * Emission: synthetic messages are handed to the caller's emit function
+ * after the state lock is released, in the order they were generated; the
+ * callee borrows the message (ref it to keep it). Messages from timeouts the
+ * clock passed come before the triggering message's own actions.
+ *
+ * Locking: one mutex guards the whole state (contexts, timers, rate
+ * buckets); classification itself never takes it. Rules and templates are
+ * read from the database, which each context keeps referenced, so a reload
+ * may swap the database while contexts of the old one live on.
+ */
+#ifndef PDB_CORRELATION_CORRELATION_H
+#define PDB_CORRELATION_CORRELATION_H
+
+#include "db/database.h"
+
+G_BEGIN_DECLS
+
+#define PDB_CORRELATION_DEFAULT_MAX_CONTEXTS 100000
+
+typedef struct _PdbCorrelationHost
+{
+  const PdbMessageOps *ops;                /* get/set/set_tag on messages */
+  gpointer (*ref)(gpointer msg);
+  void (*unref)(gpointer msg);
+  /* a new message: empty when @base is NULL, else a copy of @base's values and tags */
+  gpointer (*create)(gpointer base);
+  /* copies every value and tag of @src into @dst, overwriting */
+  void (*merge)(gpointer dst, gpointer src);
+} PdbCorrelationHost;
+
+/* @msg is borrowed for the duration of the call. */
+typedef void (*PdbCorrelationEmitFunc)(gpointer msg, gpointer user_data);
+
+typedef struct _PdbCorrelation PdbCorrelation;
+
+/* @host must outlive the state. */
+PdbCorrelation *pdb_correlation_new(const PdbCorrelationHost *host, guint max_contexts);
+/* Drops every context without running actions. */
+void pdb_correlation_free(PdbCorrelation *self);
+
+/*
+ * Correlates @msg, which pdb_result_apply() has already written @result
+ * into: first the clock moves to MIN(@stamp, @now) (expiring what it
+ * passes), then, when the rule has a context-id, @msg joins its context,
+ * then the rule's match actions run (condition, rate, message or
+ * create-context). @db is the database @result comes from.
+ */
+void pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *result,
+                             gpointer msg, gint64 stamp, gint64 now,
+                             PdbCorrelationEmitFunc emit, gpointer emit_data);
+
+/* Moves the clock on by @seconds (the idle timer) and expires what it passes. */
+void pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,
+                                  PdbCorrelationEmitFunc emit, gpointer emit_data);
+/* Expires every context, nearest expiry first (end of input of `match`). */
+void pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_data);
+
+guint pdb_correlation_get_context_count(PdbCorrelation *self);
+gint64 pdb_correlation_get_time(PdbCorrelation *self);
+
+G_END_DECLS
+
+#endif
