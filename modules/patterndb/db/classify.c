@@ -42,6 +42,22 @@ pdb_result_clear(PdbResult *result)
   result->ruleset = NULL;
 }
 
+/* Forgets a previous result but keeps grown capture storage (no free,
+ * no allocation); a PdbMatch copied by value gets its own inline array back. */
+static inline void
+match_reset(PdbMatch *match)
+{
+  match->value = NULL;
+  match->complete = FALSE;
+  match->matched_length = 0;
+  match->n_captures = 0;
+  if (match->capacity <= PDB_MATCH_INLINE_CAPTURES)
+    {
+      match->captures = match->inline_captures;
+      match->capacity = PDB_MATCH_INLINE_CAPTURES;
+    }
+}
+
 void
 pdb_database_classify(const PdbDatabase *db,
                       const gchar *program, gsize program_length,
@@ -50,9 +66,11 @@ pdb_database_classify(const PdbDatabase *db,
 {
   const PdbRuleset *ruleset;
 
-  pdb_result_clear(result);
-  pdb_match_init(&result->program_match);
-  pdb_match_init(&result->message_match);
+  result->kind = PDB_RESULT_NONE;
+  result->rule = NULL;
+  result->ruleset = NULL;
+  match_reset(&result->program_match);
+  match_reset(&result->message_match);
 
   if (db->programs && pdb_radix_lookup(db->programs, program ? program : "", program_length,
                                        &result->program_match))
@@ -60,8 +78,7 @@ pdb_database_classify(const PdbDatabase *db,
   else
     {
       /* The catch-all ruleset has no program captures. */
-      pdb_match_clear(&result->program_match);
-      pdb_match_init(&result->program_match);
+      match_reset(&result->program_match);
       ruleset = db->catch_all;
     }
   if (!ruleset)
@@ -75,8 +92,7 @@ pdb_database_classify(const PdbDatabase *db,
     }
   else
     {
-      pdb_match_clear(&result->message_match);
-      pdb_match_init(&result->message_match);
+      match_reset(&result->message_match);
       result->kind = PDB_RESULT_UNKNOWN;
     }
 }
@@ -90,6 +106,43 @@ apply_captures(const PdbMatch *match, const gchar *buffer, const PdbMessageOps *
 
       ops->set(msg, capture->name, buffer + capture->offset, capture->length, capture->type);
     }
+}
+
+/*
+ * Template output buffers, reused per thread instead of one GString per
+ * value and message. A buffer is taken out of the thread's slot while in
+ * use, so a nested evaluation (ops->set() classifying again) gets a fresh
+ * one instead of overwriting it; the slot's buffer is freed with the thread.
+ */
+static void
+scratch_destroy(gpointer data)
+{
+  g_string_free(data, TRUE);
+}
+
+static GPrivate scratch_slot = G_PRIVATE_INIT(scratch_destroy);
+
+static GString *
+scratch_acquire(void)
+{
+  GString *buffer = g_private_get(&scratch_slot);
+
+  if (!buffer)
+    return g_string_sized_new(64);
+  g_private_set(&scratch_slot, NULL);
+  g_string_truncate(buffer, 0);
+  return buffer;
+}
+
+static void
+scratch_release(GString *buffer)
+{
+  if (buffer->allocated_len > 64 * 1024 || g_private_get(&scratch_slot))
+    {
+      g_string_free(buffer, TRUE);
+      return;
+    }
+  g_private_set(&scratch_slot, buffer);
 }
 
 typedef struct _MessageLookup
@@ -113,8 +166,11 @@ void
 pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
                  const PdbMessageOps *ops, gpointer msg)
 {
-  GString *buffer = g_string_sized_new(64);
+  GString *buffer;
 
+  if (!values || values->len == 0)
+    return;
+  buffer = scratch_acquire();
   for (guint i = 0; i < values->len; i++)
     {
       const PdbValueDef *value = g_ptr_array_index(values, i);
@@ -123,7 +179,7 @@ pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer
       pdb_template_append(value->compiled, lookup, lookup_data, buffer);
       ops->set(msg, value->name, buffer->str, buffer->len, value->value_type);
     }
-  g_string_free(buffer, TRUE);
+  scratch_release(buffer);
 }
 
 void
@@ -177,10 +233,10 @@ pdb_result_apply(const PdbResult *result,
 
   if (rule->context_id_template)
     {
-      GString *context_id = g_string_sized_new(32);
+      GString *context_id = scratch_acquire();
       pdb_template_append(rule->context_id_template, lookup_in_message, &lookup, context_id);
       ops->set(msg, ".classifier.context_id", context_id->str, context_id->len, PDB_VALUE_STRING);
-      g_string_free(context_id, TRUE);
+      scratch_release(context_id);
     }
   pdb_rule_apply_tags(rule, ops, msg);
   pdb_values_apply(rule->values, lookup_in_message, &lookup, ops, msg);

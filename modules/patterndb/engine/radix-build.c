@@ -26,7 +26,8 @@ G_DEFINE_QUARK(pdb-radix-error-quark, pdb_radix_error)
 void
 pdb_match_init(PdbMatch *match)
 {
-  memset(match, 0, sizeof(*match));
+  /* the inline captures are only read below n_captures: not cleared */
+  memset(match, 0, offsetof(PdbMatch, inline_captures));
   match->captures = match->inline_captures;
   match->capacity = PDB_MATCH_INLINE_CAPTURES;
 }
