@@ -117,6 +117,9 @@ pdb_radix_freeze(PdbRadix *r)
 
   r->keys_length = f.keys->len;
   r->keys = g_byte_array_free(f.keys, FALSE);
+  /* An empty pool comes back as NULL; lookups add offsets to it (UB on NULL). */
+  if (!r->keys)
+    r->keys = g_new0(guchar, 1);
   r->n_parsers = f.parsers->len;
   r->parsers = (PdbParser **) g_ptr_array_free(f.parsers, FALSE);
   g_ptr_array_free(f.order, TRUE);
