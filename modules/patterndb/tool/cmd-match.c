@@ -17,6 +17,7 @@
 #include "tool/message.h"
 #include "tool/filter.h"
 #include "tool/syslog-line.h"
+#include "tool/match-direct.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +50,7 @@ typedef struct
   PdbDatabase *db;
   PdbToolMessage *msg;
   PdbTemplate *tmpl;
+  PdbMatchDirect *direct; /* -T of the classification only: the short path */
   PdbToolFilter *filter;
   PdbResult result;
   GString *out;
@@ -353,6 +355,9 @@ process_line(Matcher *m, const gchar *line, gsize length)
   PdbSyslogLine l;
   static const gchar empty[] = "";
 
+  if (m->direct && pdb_match_direct_line(m->direct, line, length, m->out))
+    return;
+
   pdb_tool_message_reset(m->msg);
   pdb_syslog_line_parse(line, length, &l);
   m->pri = l.pri;
@@ -563,6 +568,8 @@ pdb_cmd_match(int argc, char **argv)
   if (!m.db)
     goto out;
 
+  if (m.tmpl && !m.filter && !opt.json && !opt.explain && !opt.debug_pattern)
+    m.direct = pdb_match_direct_new(m.db, m.tmpl);
   m.msg = pdb_tool_message_new();
   pdb_tool_message_register_database(m.msg, m.db);
   pdb_result_init(&m.result);
@@ -610,6 +617,7 @@ pdb_cmd_match(int argc, char **argv)
     rc = m.exit_code;
 
 out:
+  pdb_match_direct_free(m.direct);
   if (m.tmpl)
     pdb_template_free(m.tmpl);
   pdb_tool_filter_free(m.filter);
