@@ -40,6 +40,22 @@ swallows_range(const PdbParser *p, guchar first, guchar last)
   return TRUE;
 }
 
+/* A byte as shown in a message: 'a', or escaped when unprintable. */
+static gchar *
+show_byte(guchar c)
+{
+  gchar raw[2] = { (gchar) c, 0 };
+
+  if (c >= 0x20 && c < 0x7f)
+    return g_strdup_printf("'%c'", c);
+  if (c >= 0x80)
+    return g_strdup_printf("'\\x%02x'", c);
+  gchar *escaped = g_strescape(raw, NULL);
+  gchar *shown = g_strdup_printf("'%s'", escaped);
+  g_free(escaped);
+  return shown;
+}
+
 static void
 report(const PdbRuleset *rs G_GNUC_UNUSED, const LintPattern *p, const LintToken *t,
        GPtrArray *findings, const gchar *why)
@@ -71,14 +87,22 @@ pdb_lint_check_parsers(const PdbRuleset *rs, GPtrArray *patterns, GPtrArray *fin
           if (t->parser->kind == PDB_PARSER_ANYSTRING)
             why = g_strdup("takes the rest of the message, so nothing may follow it");
           else if (!next->parser && swallows(t->parser, next->byte))
-            why = g_strdup_printf("also takes the '%c' that follows it", next->byte);
+            {
+              gchar *b = show_byte(next->byte);
+              why = g_strdup_printf("also takes the %s that follows it", b);
+              g_free(b);
+            }
           else if (next->parser && next->parser->kind != PDB_PARSER_PCRE
                    && swallows_range(t->parser, next->parser->first, next->parser->last))
             why = g_strdup_printf("takes every byte the following @%s@ could start with",
                                   next->parser->type_text);
           else if (t->parser->kind == PDB_PARSER_NLSTRING && !next->parser
                    && next->byte != '\n' && next->byte != '\r')
-            why = g_strdup_printf("stops only before a newline, but '%c' follows it", next->byte);
+            {
+              gchar *b = show_byte(next->byte);
+              why = g_strdup_printf("stops only before a newline, but %s follows it", b);
+              g_free(b);
+            }
           if (why)
             {
               report(rs, p, t, findings, why);
