@@ -154,8 +154,8 @@ Test(correlation, timeout_fires_when_clock_passes_deadline_with_context_inherit)
   setup_db(session_rules, 0);
   feed("h1", "5", "open 7 user bob", 100);
   feed("h1", "5", "close 7", 110);
-  pdb_correlation_advance_time(fx.corr, 29, collect, NULL);
-  cr_assert_eq(fx.emitted->len, 2, "expired too early");
+  pdb_correlation_advance_time(fx.corr, 30, collect, NULL);
+  cr_assert_eq(fx.emitted->len, 2, "expired too early: the clock must pass the deadline");
   cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 1);
   pdb_correlation_advance_time(fx.corr, 1, collect, NULL);
   cr_assert_eq(fx.emitted->len, 3);
@@ -180,17 +180,21 @@ Test(correlation, clock_follows_message_stamps_capped_at_now)
   feed("h1", "5", "open 7 user bob", 100);
   feed("h1", "6", "close 1", 131);        /* passes 7's deadline (130): it expires first */
   cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 1);
-  cr_assert_eq(pdb_correlation_get_time(fx.corr), 131);
+  feed("h1", "6", "close 2", 161);        /* reaches close 1's deadline (161) without passing it */
+  cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 2);
+  feed("h1", "6", "close 2", 162);
+  cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 1);
+  cr_assert_eq(pdb_correlation_get_time(fx.corr), 162);
 
   PdbNvMessage *msg = pdb_nv_message_new();
   pdb_nv_message_set(msg, "MESSAGE", "x", -1, PDB_VALUE_STRING);
   pdb_result_clear(&fx.result);
   pdb_result_init(&fx.result);
-  pdb_correlation_process(fx.corr, fx.db, &fx.result, msg, 5000, 140, collect, NULL);
+  pdb_correlation_process(fx.corr, fx.db, &fx.result, msg, 5000, 170, collect, NULL);
   pdb_nv_message_unref(msg);
-  cr_assert_eq(pdb_correlation_get_time(fx.corr), 140, "a future stamp is capped at now");
-  pdb_correlation_process(fx.corr, fx.db, &fx.result, NULL, 10, 150, collect, NULL);
-  cr_assert_eq(pdb_correlation_get_time(fx.corr), 140, "the clock never goes back");
+  cr_assert_eq(pdb_correlation_get_time(fx.corr), 170, "a future stamp is capped at now");
+  pdb_correlation_process(fx.corr, fx.db, &fx.result, NULL, 10, 180, collect, NULL);
+  cr_assert_eq(pdb_correlation_get_time(fx.corr), 170, "the clock never goes back");
 }
 
 Test(correlation, scopes_separate_contexts)
@@ -259,7 +263,7 @@ Test(correlation, create_context_seeds_a_new_context)
   feed("h", "1", "a 5", 100);
   cr_assert_eq(fx.emitted->len, 0, "create-context emits nothing itself");
   cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 2);
-  pdb_correlation_advance_time(fx.corr, 10, collect, NULL);
+  pdb_correlation_advance_time(fx.corr, 11, collect, NULL);
   cr_assert_eq(fx.emitted->len, 1);
   cr_assert_str_eq(emitted_value(0, "OUT"), "none x5");
   pdb_correlation_advance_time(fx.corr, 40, collect, NULL);

@@ -283,15 +283,17 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
       gen = self->host->create(messages[count - 1]);
       break;
     case PDB_INHERIT_CONTEXT:
-      gen = self->host->create(NULL);
-      for (guint i = 0; i < count; i++)
+      gen = self->host->create(messages[count - 1]);
+      for (guint i = count - 1; i-- > 0;)
         self->host->merge(gen, messages[i]);
       break;
     default:
       gen = self->host->create(NULL);
-      copy_scope_fields(self, gen, f);
       break;
     }
+  /* 3.38 writes the scope fields whatever the inherit mode (in syslog-ng
+   * writing PROGRAM or PID also drops LEGACY_MSGHDR) */
+  copy_scope_fields(self, gen, f);
 
   Lookup l = { self, messages, count, gen };
   pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
@@ -436,7 +438,7 @@ set_time(PdbCorrelation *self, gint64 t)
 
   if (t > self->time)
     self->time = t;
-  while ((ctx = nearest_context(self)) && ctx->deadline <= self->time)
+  while ((ctx = nearest_context(self)) && ctx->deadline < self->time)
     expire_context(self, ctx);
 }
 
@@ -503,6 +505,15 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
       scope_fields(self, rule->context_scope, msg, &f);
       run_actions(self, db, rule, PDB_TRIGGER_MATCH, one, 1, rule->context_scope, &f, FALSE);
     }
+  flush_pending(self, emit, emit_data);
+}
+
+void
+pdb_correlation_set_time(PdbCorrelation *self, gint64 stamp, gint64 now,
+                         PdbCorrelationEmitFunc emit, gpointer emit_data)
+{
+  g_mutex_lock(&self->lock);
+  set_time(self, MIN(stamp, now));
   flush_pending(self, emit, emit_data);
 }
 

@@ -12,8 +12,15 @@
  * Time: the correlation clock follows message timestamps capped at the
  * current time (pdb_correlation_process) and is moved on by the caller's
  * idle timer (pdb_correlation_advance_time); it never goes back. A context
- * expires when the clock reaches its last message's time plus the timeout
- * of the rule that matched last; expiry runs that rule's timeout actions.
+ * expires when the clock passes (goes beyond, as 3.38) its last message's
+ * time plus the timeout of the rule that matched last; expiry runs that
+ * rule's timeout actions.
+ *
+ * Inheritance (3.38): last-message copies the context's newest message
+ * (values and tags); context copies the newest message and then fills in
+ * the values only older messages have (newest first), so tags come from the
+ * newest message only; none starts empty. Then, in every mode, the scope
+ * fields of the context are written (none when the rule has no context).
  *
  * Limit: at most max_contexts live contexts (PDB_CORRELATION_DEFAULT_MAX_CONTEXTS
  * when 0 is given). Opening one more first expires the context whose expiry
@@ -45,7 +52,7 @@ typedef struct _PdbCorrelationHost
   void (*unref)(gpointer msg);
   /* a new message: empty when @base is NULL, else a copy of @base's values and tags */
   gpointer (*create)(gpointer base);
-  /* copies every value and tag of @src into @dst, overwriting */
+  /* copies each value of @src that @dst does not have (tags are not copied) */
   void (*merge)(gpointer dst, gpointer src);
 } PdbCorrelationHost;
 
@@ -69,6 +76,13 @@ void pdb_correlation_free(PdbCorrelation *self);
 void pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *result,
                              gpointer msg, gint64 stamp, gint64 now,
                              PdbCorrelationEmitFunc emit, gpointer emit_data);
+
+/* Moves the clock to MIN(@stamp, @now) (never back) and expires what it
+ * passes; pdb_correlation_process() does the same first, so a caller that
+ * prints timeout messages before the message that caused them calls this
+ * before classifying. */
+void pdb_correlation_set_time(PdbCorrelation *self, gint64 stamp, gint64 now,
+                              PdbCorrelationEmitFunc emit, gpointer emit_data);
 
 /* Moves the clock on by @seconds (the idle timer) and expires what it passes. */
 void pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,

@@ -78,6 +78,20 @@ pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gss
 
   if (length < 0)
     length = strlen(value);
+  if (strcmp(name, "PROGRAM") == 0 || strcmp(name, "PID") == 0)
+    {
+      NvPair *h = find(msg, "LEGACY_MSGHDR");
+
+      if (h)
+        {
+          guint i = h - &g_array_index(msg->values, NvPair, 0);
+
+          g_free(h->name);
+          g_string_free(h->value, TRUE);
+          g_array_remove_index(msg->values, i);
+          p = find(msg, name);
+        }
+    }
   if (!p)
     {
       NvPair n = { g_strdup(name), g_string_sized_new(length + 1), type };
@@ -185,28 +199,30 @@ host_unref(gpointer msg)
 }
 
 static void
-copy_pair(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
+copy_missing(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
 {
-  pdb_nv_message_set(user_data, name, value, length, type);
+  if (!find(user_data, name))
+    pdb_nv_message_set(user_data, name, value, length, type);
 }
 
 static void
 host_merge(gpointer dst, gpointer src)
 {
-  PdbNvMessage *s = src;
-
-  pdb_nv_message_foreach(s, copy_pair, dst);
-  for (guint i = 0; i < s->tags->len; i++)
-    pdb_nv_message_set_tag(dst, g_ptr_array_index(s->tags, i));
+  pdb_nv_message_foreach(src, copy_missing, dst);
 }
 
 static gpointer
 host_create(gpointer base)
 {
   PdbNvMessage *msg = pdb_nv_message_new();
+  PdbNvMessage *b = base;
 
-  if (base)
-    host_merge(msg, base);
+  if (b)
+    {
+      pdb_nv_message_foreach(b, copy_missing, msg);
+      for (guint i = 0; i < b->tags->len; i++)
+        pdb_nv_message_set_tag(msg, g_ptr_array_index(b->tags, i));
+    }
   return msg;
 }
 

@@ -17,7 +17,9 @@ PdbNvMessage *pdb_nv_message_new(void);
 PdbNvMessage *pdb_nv_message_ref(PdbNvMessage *msg);
 void pdb_nv_message_unref(PdbNvMessage *msg);
 
-/* Replaces the value in place (keeps its position) or appends it. */
+/* Replaces the value in place (keeps its position) or appends it. As in
+ * syslog-ng's LogMessage, writing PROGRAM or PID drops LEGACY_MSGHDR (the
+ * header those were parsed from no longer matches them). */
 void pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
                         PdbValueType type);
 const gchar *pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length);

@@ -18,10 +18,13 @@
 #include "tool/filter.h"
 #include "tool/syslog-line.h"
 #include "tool/match-direct.h"
+#include "correlation/correlation.h"
+#include "correlation/nv-message.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OUTPUT_FLUSH_BYTES (64 * 1024)
@@ -62,6 +65,9 @@ typedef struct
   gint pri;
   PdbSlice sdata;
   gint exit_code;
+  PdbCorrelation *corr;   /* contexts and actions (see "correlation" below) */
+  GPtrArray *synthetic;   /* of PdbNvMessage*: generated, not printed yet */
+  gint64 now;             /* wall clock, caps message timestamps */
 } Matcher;
 
 /* ---- template lookup: values plus the macros scripts use ---- */
@@ -294,21 +300,115 @@ print_explanation(Matcher *m, const gchar *program, gsize program_length,
   pdb_match_clear(&match);
 }
 
+/* ---- correlation ----
+ *
+ * As pdbtool 3.38: the clock follows the lines' timestamps (capped at the
+ * current time); timeout messages the clock releases are printed before
+ * the line that moved it, messages of match actions after the line, and
+ * at the end of the input every context expires. A context keeps
+ * snapshots (correlation/nv-message.h) of the messages.
+ */
+
+static void
+collect_synthetic(gpointer msg, gpointer user_data)
+{
+  Matcher *m = user_data;
+
+  g_ptr_array_add(m->synthetic, pdb_nv_message_ref(msg));
+}
+
+static void
+snapshot_value(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
+{
+  pdb_nv_message_set(user_data, name, value, length, type);
+}
+
+static void
+snapshot_tag(const gchar *tag, gpointer user_data)
+{
+  pdb_nv_message_set_tag(user_data, tag);
+}
+
+static void
+correlate(Matcher *m, gint64 stamp)
+{
+  const PdbRule *rule = m->result.kind == PDB_RESULT_MATCH ? m->result.rule : NULL;
+  PdbNvMessage *snapshot;
+
+  if (!rule || (!rule->context_id_template && (!rule->actions || rule->actions->len == 0)))
+    return;
+  /* values come in handle order, so LEGACY_MSGHDR follows PROGRAM and PID and survives */
+  snapshot = pdb_nv_message_new();
+  pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
+  pdb_correlation_process(m->corr, m->db, &m->result, snapshot, stamp, m->now, collect_synthetic, m);
+  pdb_nv_message_unref(snapshot);
+}
+
+static void print_message(Matcher *m, const gchar *program, gsize program_length,
+                          const gchar *message, gsize message_length, gboolean synthetic);
+
+static void
+copy_value(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
+{
+  pdb_tool_message_set(user_data, name, -1, value, length, type);
+}
+
+/* Prints and forgets the generated messages, in the order they were made. */
+static void
+print_synthetic(Matcher *m)
+{
+  for (guint i = 0; i < m->synthetic->len; i++)
+    {
+      PdbNvMessage *gen = g_ptr_array_index(m->synthetic, i);
+      const GPtrArray *tags = pdb_nv_message_get_tags(gen);
+
+      pdb_tool_message_reset(m->msg);
+      pdb_nv_message_foreach(gen, copy_value, m->msg);
+      for (guint t = 0; t < tags->len; t++)
+        pdb_tool_message_set_tag(m->msg, g_ptr_array_index(tags, t));
+      print_message(m, NULL, 0, NULL, 0, TRUE);
+    }
+  g_ptr_array_set_size(m->synthetic, 0);
+}
+
+/* Moves the clock to a line's time before the line is read into m->msg,
+ * printing the timeout messages that releases (they come first). */
+static void
+release_timeouts(Matcher *m, gint64 stamp)
+{
+  if (!m->corr)
+    return;
+  pdb_correlation_set_time(m->corr, stamp, m->now, collect_synthetic, m);
+  print_synthetic(m);
+}
+
 /* ---- one message ---- */
 
 static void
 process(Matcher *m, const gchar *program, gsize program_length,
-        const gchar *message, gsize message_length)
+        const gchar *message, gsize message_length, gint64 stamp)
+{
+  pdb_database_classify(m->db, program, program_length, message, message_length, &m->result);
+  pdb_result_apply(&m->result, program, message, &pdb_tool_message_ops, m->msg);
+  if (m->corr)
+    correlate(m, stamp);
+  print_message(m, program, program_length, message, message_length, FALSE);
+  if (m->corr)
+    print_synthetic(m);
+}
+
+static void
+print_message(Matcher *m, const gchar *program, gsize program_length,
+              const gchar *message, gsize message_length, gboolean synthetic)
 {
   const gchar *rule_id;
 
-  pdb_database_classify(m->db, program, program_length, message, message_length, &m->result);
-  pdb_result_apply(&m->result, program, message, &pdb_tool_message_ops, m->msg);
   if (!m->filter || pdb_tool_filter_eval(m->filter, m->msg, m->scratch))
     {
       /* as pdbtool: the last message printed decides the exit code */
       rule_id = pdb_tool_message_get(m->msg, ".classifier.rule_id", NULL);
-      m->exit_code = rule_id ? 0 : 1;
+      if (!synthetic)   /* 3.38: generated messages do not count */
+        m->exit_code = rule_id ? 0 : 1;
       if (m->opt->json)
         {
           pdb_tool_message_format_json(m->msg, m->out);
@@ -318,12 +418,12 @@ process(Matcher *m, const gchar *program, gsize program_length,
         pdb_template_append(m->tmpl, template_lookup, m, m->out);
       else
         {
-          if (m->opt->debug_pattern)
+          if (m->opt->debug_pattern && !synthetic)
             print_debug_pattern(m, message, message_length);
           pdb_tool_message_format_values(m->msg, m->out);
           g_string_append_c(m->out, '\n');
         }
-      if (m->opt->explain)
+      if (m->opt->explain && !synthetic)
         print_explanation(m, program, program_length, message, message_length);
     }
 }
@@ -349,6 +449,122 @@ set_sd_param(const gchar *name, gsize name_length, const gchar *value, gsize val
   pdb_tool_message_set(m->msg, buf, name_length + 7, value, value_length, PDB_VALUE_STRING);
 }
 
+/* Reads up to @n digits at *p; -1 when there are none. */
+static gint
+read_number(const gchar **p, const gchar *end, gint n)
+{
+  gint v = 0, got = 0;
+
+  while (*p < end && got < n && g_ascii_isdigit(**p))
+    {
+      v = v * 10 + (**p - '0');
+      (*p)++;
+      got++;
+    }
+  return got ? v : -1;
+}
+
+/*
+ * The time of a syslog line for the correlation clock, in seconds: an
+ * ISO 8601 stamp (RFC 5424, or RFC 3164 with one) with its offset, or a
+ * BSD `Mmm dd hh:mm:ss` in local time with 3.38's year guess (a December
+ * line in January is last year's, a January line in December next year's).
+ * @now when the line has no stamp we read.
+ */
+static gint64
+line_stamp(Matcher *m, const gchar *line, gsize length)
+{
+  static const gchar months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  const gchar *p = line, *end = line + length;
+  struct tm tm = { 0 };
+
+  if (p < end && *p == '<')
+    {
+      while (p < end && *p != '>')
+        p++;
+      p++;
+    }
+  if (end - p > 2 && p[0] == '1' && p[1] == ' ')
+    p += 2;
+  if (p < end && (*p == '*' || *p == '.'))
+    p++;
+  if (end - p >= 19 && g_ascii_isdigit(p[0]) && p[4] == '-')
+    {
+      gint y = read_number(&p, end, 4), mo, d, h, mi, sec, off = 0;
+
+      p++;
+      mo = read_number(&p, end, 2);
+      p++;
+      d = read_number(&p, end, 2);
+      p++;
+      h = read_number(&p, end, 2);
+      p++;
+      mi = read_number(&p, end, 2);
+      p++;
+      sec = read_number(&p, end, 2);
+      if (y < 0 || mo < 1 || d < 1 || h < 0 || mi < 0 || sec < 0)
+        return m->now;
+      if (p < end && *p == '.')
+        {
+          p++;
+          while (p < end && g_ascii_isdigit(*p))
+            p++;
+        }
+      if (p < end && (*p == '+' || *p == '-'))
+        {
+          gint sign = *p == '-' ? -1 : 1, oh, om;
+
+          p++;
+          oh = read_number(&p, end, 2);
+          if (p < end && *p == ':')
+            p++;
+          om = read_number(&p, end, 2);
+          off = sign * (MAX(oh, 0) * 3600 + MAX(om, 0) * 60);
+        }
+      GDateTime *dt = g_date_time_new_utc(y, mo, d, h, mi, sec);
+      gint64 t;
+
+      if (!dt)
+        return m->now;
+      t = g_date_time_to_unix(dt) - off;
+      g_date_time_unref(dt);
+      return t;
+    }
+  if (end - p >= 15 && p[3] == ' ')
+    {
+      const gchar *hit = g_strstr_len(months, sizeof(months) - 1, (gchar[]) { p[0], p[1], p[2], 0 });
+      time_t now = (time_t) m->now;
+      struct tm now_tm;
+
+      if (!hit || (hit - months) % 3)
+        return m->now;
+      tm.tm_mon = (hit - months) / 3;
+      p += 4;
+      if (*p == ' ')
+        p++;
+      tm.tm_mday = read_number(&p, end, 2);
+      if (p >= end || *p != ' ')
+        return m->now;
+      p++;
+      tm.tm_hour = read_number(&p, end, 2);
+      p++;
+      tm.tm_min = read_number(&p, end, 2);
+      p++;
+      tm.tm_sec = read_number(&p, end, 2);
+      if (tm.tm_mday < 1 || tm.tm_hour < 0 || tm.tm_min < 0 || tm.tm_sec < 0)
+        return m->now;
+      localtime_r(&now, &now_tm);
+      tm.tm_year = now_tm.tm_year;
+      if (tm.tm_mon == 11 && now_tm.tm_mon == 0)
+        tm.tm_year--;
+      else if (tm.tm_mon == 0 && now_tm.tm_mon == 11)
+        tm.tm_year++;
+      tm.tm_isdst = -1;
+      return (gint64) mktime(&tm);
+    }
+  return m->now;
+}
+
 static void
 process_line(Matcher *m, const gchar *line, gsize length)
 {
@@ -357,7 +573,9 @@ process_line(Matcher *m, const gchar *line, gsize length)
 
   if (m->direct && pdb_match_direct_line(m->direct, line, length, m->out))
     return;
+  gint64 stamp = m->corr ? line_stamp(m, line, length) : 0;
 
+  release_timeouts(m, stamp);
   pdb_tool_message_reset(m->msg);
   pdb_syslog_line_parse(line, length, &l);
   m->pri = l.pri;
@@ -380,7 +598,7 @@ process_line(Matcher *m, const gchar *line, gsize length)
                                   PDB_VALUE_STRING);
       pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_PROGRAM, "syslog-ng", -1, PDB_VALUE_STRING);
       pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_PID, m->pid_text, -1, PDB_VALUE_STRING);
-      process(m, "syslog-ng", 9, m->error_text->str, m->error_text->len);
+      process(m, "syslog-ng", 9, m->error_text->str, m->error_text->len, stamp);
       return;
     }
   set_slice(m->msg, PDB_TOOL_HANDLE_HOST, l.host);
@@ -399,7 +617,7 @@ process_line(Matcher *m, const gchar *line, gsize length)
   if (l.sdata.data)
     pdb_syslog_line_foreach_sd_param(l.sdata, m->sd_name, m->sd_value, set_sd_param, m);
   process(m, l.program.data ? l.program.data : empty, l.program.length,
-          l.message.data ? l.message.data : empty, l.message.length);
+          l.message.data ? l.message.data : empty, l.message.length, stamp);
 }
 
 /*
@@ -582,6 +800,9 @@ pdb_cmd_match(int argc, char **argv)
   g_snprintf(m.pid_text, sizeof(m.pid_text), "%d", (int) getpid());
   m.pri = 13;
   m.exit_code = 0;
+  m.corr = pdb_correlation_new(&pdb_nv_message_host, 0);
+  m.synthetic = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_nv_message_unref);
+  m.now = (gint64) time(NULL);
 
   rc = 0;
   if (opt.file)
@@ -609,8 +830,11 @@ pdb_cmd_match(int argc, char **argv)
       pdb_tool_message_set(m.msg, "MESSAGE", -1, opt.message, -1, PDB_VALUE_STRING);
       if (program[0])
         pdb_tool_message_set(m.msg, "PROGRAM", -1, program, -1, PDB_VALUE_STRING);
-      process(&m, program, strlen(program), opt.message, strlen(opt.message));
+      process(&m, program, strlen(program), opt.message, strlen(opt.message), m.now);
     }
+  /* as pdbtool: every context expires at the end of the input */
+  pdb_correlation_expire_all(m.corr, collect_synthetic, &m);
+  print_synthetic(&m);
   pdb_tool_flush(m.out, stdout, 0);
   fflush(stdout);
   if (rc == 0 && !m.tmpl && !opt.json)
@@ -621,6 +845,10 @@ out:
   if (m.tmpl)
     pdb_template_free(m.tmpl);
   pdb_tool_filter_free(m.filter);
+  /* before the database: contexts keep references to it */
+  pdb_correlation_free(m.corr);
+  if (m.synthetic)
+    g_ptr_array_free(m.synthetic, TRUE);
   if (m.msg)
     {
       pdb_result_clear(&m.result);

@@ -245,13 +245,12 @@ register_template_names(PdbToolMessage *msg, const gchar *text)
     }
 }
 
+/* Tags of an action's message (its names go with the rule's, see below). */
 static void
 register_synthetic(PdbToolMessage *msg, const PdbSyntheticMessage *sm)
 {
   for (guint i = 0; sm->tags && i < sm->tags->len; i++)
     lookup_tag(msg, g_ptr_array_index(sm->tags, i), TRUE);
-  for (guint i = 0; sm->values && i < sm->values->len; i++)
-    register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(sm->values, i))->template_text);
 }
 
 void
@@ -273,7 +272,7 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
         {
           const PdbAction *action = g_ptr_array_index(rule->actions, a);
 
-          if (action->has_message)
+          if (action->has_message || action->creates_context)
             register_synthetic(msg, &action->message);
         }
     }
@@ -315,6 +314,15 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
         register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(rule->values, v))->template_text);
       if (rule->context_id)
         register_template_names(msg, rule->context_id);
+      /* action messages are compiled as they are read, before the patterns go in */
+      for (guint a = 0; rule->actions && a < rule->actions->len; a++)
+        {
+          const PdbAction *action = g_ptr_array_index(rule->actions, a);
+          const PdbSyntheticMessage *sm = &action->message;
+
+          for (guint v = 0; sm->values && v < sm->values->len; v++)
+            register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(sm->values, v))->template_text);
+        }
       g_ptr_array_add(pending, (gpointer) rule);
     }
   g_ptr_array_free(pending, TRUE);
@@ -590,4 +598,27 @@ pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
         pdb_json_append_string(out, slot->value->str, slot->value->len);
     }
   g_string_append(out, "}}");
+}
+
+void
+pdb_tool_message_foreach(PdbToolMessage *msg, PdbToolValueFunc value_func, PdbToolTagFunc tag_func,
+                         gpointer user_data)
+{
+  sort_set(msg);
+  for (guint i = 0; value_func && i < msg->set_handles.len; i++)
+    {
+      guint h = msg->set_handles.data[i];
+      const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
+
+      if (slot->stamp == msg->stamp)
+        value_func(g_ptr_array_index(msg->names, h - 1), slot->value->str, slot->value->len, slot->type,
+                   user_data);
+    }
+  for (guint i = 0; tag_func && i < msg->set_tags.len; i++)
+    {
+      guint id = msg->set_tags.data[i];
+
+      if (g_array_index(msg->tag_stamps, guint32, id - 1) == msg->stamp)
+        tag_func(g_ptr_array_index(msg->tag_names, id - 1), user_data);
+    }
 }

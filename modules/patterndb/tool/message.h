@@ -64,6 +64,14 @@ void pdb_tool_message_set_tag(PdbToolMessage *msg, const gchar *tag);
 void pdb_tool_message_clear_tag(PdbToolMessage *msg, const gchar *tag);
 gboolean pdb_tool_message_has_tag(PdbToolMessage *msg, const gchar *tag);
 
+/* Every value set in the current message, then every tag, in pdbtool's order
+ * (for the correlation snapshots of `match`). Either function may be NULL. */
+typedef void (*PdbToolValueFunc)(const gchar *name, const gchar *value, gsize length, PdbValueType type,
+                                 gpointer user_data);
+typedef void (*PdbToolTagFunc)(const gchar *tag, gpointer user_data);
+void pdb_tool_message_foreach(PdbToolMessage *msg, PdbToolValueFunc value_func, PdbToolTagFunc tag_func,
+                              gpointer user_data);
+
 /* The adapter handed to pdb_result_apply(). */
 extern const PdbMessageOps pdb_tool_message_ops;
 

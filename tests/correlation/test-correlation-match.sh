@@ -1,0 +1,77 @@
+#!/bin/bash
+# tests/correlation/test-correlation-match.sh: `patterndb match` correlates
+# as pdbtool 3.38 does: contexts and scopes, match and timeout actions
+# (timeout messages before the line whose timestamp releases them, match
+# action messages after their line, every context expired at the end of
+# the input), ${name}@N, inherit modes, conditions, rate limits and
+# create-context.
+#
+# Each database is run through `patterndb match -f`; the output must equal
+# the golden file (made with Debian's pdbtool 3.38 on the same input) and,
+# when pdbtool is installed, pdbtool's output of this run too. A few
+# assertions on the golden files make sure they hold what they should.
+. "$top_srcdir/tests/lib.sh"
+
+PDBTOOL=${PDBTOOL_BIN:-/usr/bin/pdbtool}
+PATTERNDB=$top_builddir/patterndb
+D=$top_srcdir/tests/correlation
+[ -x "$PATTERNDB" ] || skip_all "patterndb not built"
+export TZ=UTC
+make_tmpdir
+T=$TEST_TMPDIR
+
+have_pdbtool=0
+[ -x "$PDBTOOL" ] && have_pdbtool=1
+
+for name in corr inherit; do
+  "$PATTERNDB" match -p "$D/$name.xml" -f "$D/$name.messages" > "$T/$name.out" 2> "$T/$name.err"
+  rc=$?
+  check "$name: exit status 0 (rc=$rc)" test "$rc" -eq 0
+  if cmp -s "$D/$name.expected" "$T/$name.out"; then
+    ok "$name: output equals the golden file"
+  else
+    not_ok "$name: output equals the golden file"
+    diag "$(diff "$D/$name.expected" "$T/$name.out" | head -40)"
+  fi
+  check "$name: nothing on stderr" test ! -s "$T/$name.err"
+  if [ $have_pdbtool = 1 ]; then
+    "$PDBTOOL" match -p "$D/$name.xml" -f "$D/$name.messages" > "$T/$name.ref" 2>/dev/null
+    check "$name: output equals pdbtool's" cmp -s "$T/$name.ref" "$T/$name.out"
+    tmpl='$MSG|${.classifier.rule_id}|${.classifier.context_id}|$TAGS|$HOST|$PID\n'
+    "$PDBTOOL" match -p "$D/$name.xml" -f "$D/$name.messages" -T "$tmpl" > "$T/$name.tref" 2>/dev/null
+    "$PATTERNDB" match -p "$D/$name.xml" -f "$D/$name.messages" -T "$tmpl" > "$T/$name.tout" 2>/dev/null
+    check "$name: -T output equals pdbtool's" cmp -s "$T/$name.tref" "$T/$name.tout"
+  fi
+done
+
+# -M: one message, its context expires at the end
+"$PATTERNDB" match -p "$D/corr.xml" -P app -M "global 7" > "$T/m.out"
+check "-M: the timeout action runs at the end" grep -qx 'MESSAGE=global 7   ' "$T/m.out"
+if [ $have_pdbtool = 1 ]; then
+  "$PDBTOOL" match -p "$D/corr.xml" -P app -M "global 7" > "$T/m.ref"
+  check "-M: output equals pdbtool's" cmp -s "$T/m.ref" "$T/m.out"
+fi
+
+# What the golden files must show (so that a wrong golden file cannot pass).
+G=$D/corr.expected
+check "rate 2/30 per scope: the third open of sshd[100] within 30 s gets no login" \
+  test -z "$(grep '^MESSAGE=login .*carol' "$T/corr.out")"
+check "rate: another PID has its own bucket" grep -q '^MESSAGE=login  (@0) dave (@1)$' "$T/corr.out"
+check_eq "rate: five login messages in all (alice bob dave erin frank)" 5 "$(grep -c '^MESSAGE=login' "$T/corr.out")"
+check "condition eq/or: reboot and rm -rf / are flagged" grep -q '^MESSAGE=dangerous rm -rf / by bob$' "$T/corr.out"
+check "condition context-length and not: summary for bob" \
+  grep -q '^MESSAGE=summary user=bob first=session opened for bob by 2 last=session closed 2$' "$T/corr.out"
+check "numeric == (3.38): two strings compare equal" grep -q '^MESSAGE=numeric-eq bob$' "$T/corr.out"
+check "create-context: seeded context read by the timeout of another" \
+  grep -q '^MESSAGE=req 5 done after audit seed 5 seed=s5$' "$T/corr.out"
+check "global scope collects across hosts" grep -q '^MESSAGE=global 5 2 1 $' "$T/corr.out"
+check "program scope collects across PIDs" grep -q '^MESSAGE=prog 4 3$' "$T/corr.out"
+first_T=$(grep -n '^MESSAGE=T v3 v1$' "$T/inherit.out" | cut -d: -f1)
+h5=$(grep -n '^MESSAGE=h 5$' "$T/inherit.out" | cut -d: -f1)
+check "timeout T precedes h 5 ($first_T < $h5)" test "${first_T:-0}" -gt 0 -a "${first_T:-0}" -lt "${h5:-0}"
+m1=$(grep -n '^MESSAGE=M v1 v1 $' "$T/inherit.out" | cut -d: -f1)
+t1=$(grep -n '^MESSAGE=t 1$' "$T/inherit.out" | cut -d: -f1)
+check "match action message follows its line ($t1 < $m1)" test "${t1:-0}" -gt 0 -a "${t1:-0}" -lt "${m1:-0}"
+check "golden corr has 45 records" test "$(grep -c '^$' "$G")" -eq 45
+
+done_testing
