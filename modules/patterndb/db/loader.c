@@ -1084,7 +1084,8 @@ static int
 open_file(const gchar *path, gsize *size, GError **error)
 {
   struct stat st;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
   if (fd < 0 || fstat(fd, &st) < 0)
     {
