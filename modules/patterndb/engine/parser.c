@@ -132,8 +132,33 @@ _compile_state(PdbParser *self, const gchar *reference, GError **error)
 PdbParser *
 pdb_parser_new(const gchar *reference, const gchar *capture_prefix, GError **error)
 {
-  gchar **parts = g_strsplit(reference, ":", 3);
-  guint n_parts = g_strv_length(parts);
+  /* TYPE[:name[:param]], split as g_strsplit(reference, ":", 3) would,
+   * in a stack copy (this runs for every parser of every pattern loaded) */
+  gsize ref_len = strlen(reference);
+  gchar stack[256];
+  gchar *copy = ref_len < sizeof(stack) ? stack : g_malloc(ref_len + 1);
+  gchar *parts[3] = { NULL, NULL, NULL };
+  guint n_parts = 0;
+
+  memcpy(copy, reference, ref_len + 1);
+  if (ref_len)
+    {
+      gchar *colon = strchr(copy, ':');
+
+      parts[n_parts++] = copy;
+      if (colon)
+        {
+          *colon = '\0';
+          parts[n_parts++] = colon + 1;
+          colon = strchr(colon + 1, ':');
+          if (colon)
+            {
+              *colon = '\0';
+              parts[n_parts++] = colon + 1;
+            }
+        }
+    }
+
   const ParserType *type = n_parts ? _lookup_type(parts[0]) : NULL;
   PdbParser *self;
 
@@ -142,21 +167,24 @@ pdb_parser_new(const gchar *reference, const gchar *capture_prefix, GError **err
       g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_UNKNOWN_PARSER,
                   "unknown parser type '%s' in @%s@ (types are case-sensitive; known types: %s)",
                   n_parts ? parts[0] : "", reference, pdb_parser_known_types());
-      g_strfreev(parts);
+      if (copy != stack)
+        g_free(copy);
       return NULL;
     }
   if (type->param == PARAM_REQUIRED && n_parts < 3)
     {
       g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_BAD_PARAM,
                   "@%s@: %s needs a parameter, write @%s:name:PARAM@", reference, type->name, type->name);
-      g_strfreev(parts);
+      if (copy != stack)
+        g_free(copy);
       return NULL;
     }
   if (type->param == PARAM_FORBIDDEN && n_parts == 3)
     {
       g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_BAD_PARAM,
                   "@%s@: %s takes no parameter, write @%s:name@", reference, type->name, type->name);
-      g_strfreev(parts);
+      if (copy != stack)
+        g_free(copy);
       return NULL;
     }
 
@@ -171,7 +199,8 @@ pdb_parser_new(const gchar *reference, const gchar *capture_prefix, GError **err
   self->param = n_parts > 2 ? g_strdup(parts[2]) : NULL;
   if (self->name && self->name[0])
     self->capture_name = g_strconcat(capture_prefix ? capture_prefix : "", self->name, NULL);
-  g_strfreev(parts);
+  if (copy != stack)
+    g_free(copy);
 
   if (!_compile_state(self, reference, error))
     {

@@ -14,7 +14,8 @@
 typedef struct _Freezer
 {
   PdbRadix *radix;
-  GPtrArray *order;        /* build nodes in breadth-first order */
+  PdbBuildNode **order;    /* build nodes in breadth-first order */
+  guint32 n_order, order_capacity;
   GByteArray *keys;
   GPtrArray *parsers;
 } Freezer;
@@ -31,19 +32,31 @@ _n_parser(const PdbBuildNode *n)
   return n->pchildren ? n->pchildren->len : 0;
 }
 
+/* A plain doubling array: GPtrArray's add is several times dearer here. */
+static inline void
+_order_push(Freezer *f, PdbBuildNode *node)
+{
+  if (G_UNLIKELY(f->n_order == f->order_capacity))
+    {
+      f->order_capacity = f->order_capacity ? f->order_capacity * 2 : 64;
+      f->order = g_renew(PdbBuildNode *, f->order, f->order_capacity);
+    }
+  f->order[f->n_order++] = node;
+}
+
 /* Breadth-first: a node's children are appended together, so they are contiguous. */
 static void
 _order_nodes(Freezer *f)
 {
-  g_ptr_array_add(f->order, f->radix->root);
-  for (guint i = 0; i < f->order->len; i++)
+  _order_push(f, f->radix->root);
+  for (guint i = 0; i < f->n_order; i++)
     {
-      PdbBuildNode *n = g_ptr_array_index(f->order, i);
+      PdbBuildNode *n = f->order[i];
 
       for (guint c = 0; c < _n_literal(n); c++)
-        g_ptr_array_add(f->order, g_ptr_array_index(n->children, c));
+        _order_push(f, g_ptr_array_index(n->children, c));
       for (guint c = 0; c < _n_parser(n); c++)
-        g_ptr_array_add(f->order, g_ptr_array_index(n->pchildren, c));
+        _order_push(f, g_ptr_array_index(n->pchildren, c));
     }
 }
 
@@ -51,7 +64,7 @@ static void
 _fill_node(Freezer *f, guint32 index, guint32 *next_child)
 {
   PdbRadix *r = f->radix;
-  PdbBuildNode *b = g_ptr_array_index(f->order, index);
+  PdbBuildNode *b = f->order[index];
   PdbFrozenNode *n = &r->nodes[index];
 
   n->key_offset = f->keys->len;
@@ -100,13 +113,13 @@ _fill_any_value(PdbRadix *r)
 void
 pdb_radix_freeze(PdbRadix *r)
 {
-  Freezer f = { r, g_ptr_array_new(), g_byte_array_new(), g_ptr_array_new() };
+  Freezer f = { r, NULL, 0, 0, g_byte_array_new(), g_ptr_array_new() };
   guint32 next_child = 1;
 
   if (r->frozen)
     return;
   _order_nodes(&f);
-  r->n_nodes = f.order->len;
+  r->n_nodes = f.n_order;
   r->nodes = g_new0(PdbFrozenNode, r->n_nodes);
   r->first_bytes = g_new0(guchar, r->n_nodes);
   r->any_value = g_new(guint32, r->n_nodes);
@@ -122,7 +135,7 @@ pdb_radix_freeze(PdbRadix *r)
     r->keys = g_new0(guchar, 1);
   r->n_parsers = f.parsers->len;
   r->parsers = (PdbParser **) g_ptr_array_free(f.parsers, FALSE);
-  g_ptr_array_free(f.order, TRUE);
+  g_free(f.order);
 
   pdb_build_node_free(r->root);
   r->root = NULL;
