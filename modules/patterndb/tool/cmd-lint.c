@@ -107,7 +107,7 @@ pdb_cmd_lint(int argc, char **argv)
   guint errors = 0, warnings = 0;
   GString *out;
 
-  if (!pdb_tool_parse_options(&argc, &argv, "",
+  if (!pdb_tool_parse_options(&argc, &argv, "lint",
                               "Find problems in a pattern database: rules that can never win, "
                               "load-order-dependent rules, duplicate ids, bad examples, "
                               "parsers that cannot match what follows.",
