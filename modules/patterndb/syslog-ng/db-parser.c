@@ -20,10 +20,21 @@
  * - At startup (no database handed over) a missing or broken file is fatal:
  *   init() fails, so syslog-ng refuses to start instead of running with an
  *   empty classifier. `syslog-ng -s` only parses and so still passes.
+ * - Correlation (contexts, actions) lives in self->corr, a PdbCorrelation
+ *   with its own lock; it is handed to the new parser across a reload
+ *   through the persist store (key: persist key + ",correlation"), so open
+ *   contexts survive SIGHUP. A 1 s timer in the main loop adds the real
+ *   time elapsed to the correlation clock while no message moves it.
+ *   Synthetic messages go, by inject-mode(): pass-through and
+ *   aggregate-only: forwarded to the next element of the log path (emitted
+ *   while the triggering message is processed, so ahead of it);
+ *   internal: posted to internal(). aggregate-only drops every classified
+ *   message itself.
  */
 #include "db-parser.h"
 #include "loaded-db.h"
 #include "message-ops.h"
+#include "sng-correlation.h"
 
 #include "logmsg/nvtable.h"
 #include "scratch-buffers.h"
@@ -31,7 +42,9 @@
 #include "messages.h"
 #include "cfg.h"
 
+#include <iv.h>
 #include <string.h>
+#include <time.h>
 
 #define PDB_SNG_CHECK_INTERVAL 5
 #define PDB_SNG_DEFAULT_FILE "${localstatedir}/patterndb.xml"
@@ -56,6 +69,9 @@ typedef struct _PdbSngParser
                                  * touched only by the thread holding `checking`
                                  * or by init() */
   gchar *persist_key;
+  PdbCorrelation *corr;         /* contexts; NULL before init() */
+  struct iv_timer tick;         /* the 1 s correlation timer */
+  gint64 last_tick;             /* wall-clock second of the last tick */
 } PdbSngParser;
 
 void
@@ -207,6 +223,47 @@ pdb_sng_parser_maybe_check_files(PdbSngParser *self)
   g_atomic_int_set(&self->checking, 0);
 }
 
+/* --- correlation ---------------------------------------------------------- */
+
+static void
+pdb_sng_parser_emit(gpointer msg, gpointer user_data)
+{
+  PdbSngParser *self = user_data;
+  LogMessage *gen = msg;
+
+  if (self->inject_mode == PDB_SNG_INJECT_INTERNAL)
+    msg_post_message(log_msg_ref(gen));
+  else
+    {
+      LogPathOptions path_options = LOG_PATH_OPTIONS_INIT;
+
+      /* a generated message has no source to acknowledge to */
+      path_options.ack_needed = FALSE;
+      log_pipe_forward_msg(&self->super.super, log_msg_ref(gen), &path_options);
+    }
+}
+
+static void
+pdb_sng_parser_tick(void *cookie)
+{
+  PdbSngParser *self = cookie;
+  gint64 now = (gint64) time(NULL);
+
+  if (self->corr && now > self->last_tick)
+    pdb_correlation_advance_time(self->corr, now - self->last_tick, pdb_sng_parser_emit, self);
+  self->last_tick = now;
+  iv_validate_now();
+  self->tick.expires = iv_now;
+  self->tick.expires.tv_sec += 1;
+  iv_timer_register(&self->tick);
+}
+
+static gchar *
+pdb_sng_parser_corr_key(PdbSngParser *self)
+{
+  return g_strdup_printf("%s,correlation", self->persist_key);
+}
+
 /* --- message processing --------------------------------------------------- */
 
 /* The handle of @handle's value if it is stored directly (so that captures
@@ -272,11 +329,18 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
                         input, input_len, &result);
   pdb_result_apply(&result, target.program, input, &pdb_sng_message_ops, &target);
   gboolean matched = result.kind == PDB_RESULT_MATCH;
+  if (matched && self->corr
+      && (result.rule->context_id_template || (result.rule->actions && result.rule->actions->len)))
+    pdb_correlation_process(self->corr, (PdbDatabase *) pdb_sng_db_get_database(db), &result, msg,
+                            msg->timestamps[LM_TS_STAMP].ut_sec, (gint64) time(NULL),
+                            pdb_sng_parser_emit, self);
   pdb_result_clear(&result);
 
   scratch_buffers_reclaim_marked(marker);
   nv_table_unref(payload);
   pdb_sng_db_unref(db);
+  if (self->inject_mode == PDB_SNG_INJECT_AGGREGATE_ONLY)
+    return FALSE;
   return matched || !self->drop_unmatched;
 }
 
@@ -352,6 +416,26 @@ pdb_sng_parser_init(LogPipe *s)
     }
   if (db)
     pdb_sng_parser_swap_db(self, db);
+  if (!self->corr)
+    {
+      gchar *key = pdb_sng_parser_corr_key(self);
+
+      self->corr = cfg_persist_config_fetch(cfg, key);
+      if (self->corr)
+        msg_debug("patterndb: correlation contexts kept across reload",
+                  evt_tag_int("contexts", pdb_correlation_get_context_count(self->corr)));
+      else
+        self->corr = pdb_correlation_new(&pdb_sng_correlation_host, 0);
+      g_free(key);
+    }
+  IV_TIMER_INIT(&self->tick);
+  self->tick.cookie = self;
+  self->tick.handler = pdb_sng_parser_tick;
+  self->last_tick = (gint64) time(NULL);
+  iv_validate_now();
+  self->tick.expires = iv_now;
+  self->tick.expires.tv_sec += 1;
+  iv_timer_register(&self->tick);
   g_atomic_int_set(&self->next_check, pdb_sng_now_seconds() + PDB_SNG_CHECK_INTERVAL);
   return log_parser_init_method(s);
 }
@@ -372,6 +456,18 @@ pdb_sng_parser_deinit(LogPipe *s)
     cfg_persist_config_add(cfg, self->persist_key, db, (GDestroyNotify) pdb_sng_db_unref, TRUE);
   else
     pdb_sng_db_unref(db);
+  if (iv_timer_registered(&self->tick))
+    iv_timer_unregister(&self->tick);
+  if (self->corr && cfg->persist && self->persist_key)
+    {
+      gchar *key = pdb_sng_parser_corr_key(self);
+
+      cfg_persist_config_add(cfg, key, self->corr, (GDestroyNotify) pdb_correlation_free, TRUE);
+      g_free(key);
+    }
+  else
+    pdb_correlation_free(self->corr);
+  self->corr = NULL;
   return log_parser_deinit_method(s);
 }
 
@@ -399,6 +495,7 @@ pdb_sng_parser_free(LogPipe *s)
   PdbSngParser *self = (PdbSngParser *) s;
 
   pdb_sng_db_unref(self->db);
+  pdb_correlation_free(self->corr);
   g_mutex_clear(&self->db_lock);
   pdb_sng_stamps_free(self->failed_stamps);
   log_template_unref(self->program_template);

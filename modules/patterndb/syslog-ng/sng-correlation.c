@@ -1,0 +1,119 @@
+/*
+ * sng-correlation.c: the PdbCorrelationHost for LogMessages.
+ *
+ * Contexts keep a reference to the LogMessage the parser classified (as
+ * syslog-ng's own correlation does). Generated messages are new local
+ * messages (timestamps: now); with an inherit mode they get a copy of the
+ * base message's values (typed) and tags. Writing PROGRAM or PID drops
+ * LEGACY_MSGHDR inside syslog-ng itself, which is what 3.38 shows.
+ */
+#include "sng-correlation.h"
+
+#include <string.h>
+
+static const gchar *
+host_get(gpointer msg, const gchar *name, gssize *length)
+{
+  NVHandle handle = log_msg_get_value_handle(name);
+  gssize len = 0;
+  const gchar *value;
+
+  if (!handle)
+    return NULL;
+  value = log_msg_get_value_if_set((LogMessage *) msg, handle, &len);
+  if (length)
+    *length = len;
+  return value;
+}
+
+static void
+host_set(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type)
+{
+  LogMessageValueType t = LM_VT_STRING;
+
+  if (type == PDB_VALUE_INT64)
+    t = LM_VT_INT64;
+  else if (type == PDB_VALUE_DOUBLE)
+    t = LM_VT_DOUBLE;
+  log_msg_set_value_by_name_with_type((LogMessage *) msg, name, value, length, t);
+}
+
+static void
+host_set_tag(gpointer msg, const gchar *tag)
+{
+  log_msg_set_tag_by_name((LogMessage *) msg, tag);
+}
+
+static void
+host_clear_tag(gpointer msg, const gchar *tag)
+{
+  log_msg_clear_tag_by_name((LogMessage *) msg, tag);
+}
+
+static const PdbMessageOps host_ops = { host_get, host_set, host_set_tag, host_clear_tag };
+
+static gpointer
+host_ref(gpointer msg)
+{
+  return log_msg_ref((LogMessage *) msg);
+}
+
+static void
+host_unref(gpointer msg)
+{
+  log_msg_unref((LogMessage *) msg);
+}
+
+static gboolean
+copy_missing(NVHandle handle, const gchar *name, const gchar *value, gssize value_len, NVType type,
+             gpointer user_data)
+{
+  LogMessage *dst = user_data;
+
+  (void) name;
+  gssize len;
+
+  if (!log_msg_get_value_if_set(dst, handle, &len))
+    log_msg_set_value_with_type(dst, handle, value, value_len, (LogMessageValueType) type);
+  return FALSE;
+}
+
+static gboolean
+copy_tag(const LogMessage *src, LogTagId tag_id, const gchar *name, gpointer user_data)
+{
+  (void) src;
+  (void) name;
+  log_msg_set_tag_by_id((LogMessage *) user_data, tag_id);
+  return TRUE;
+}
+
+static void
+host_merge(gpointer dst, gpointer src)
+{
+  log_msg_values_foreach((LogMessage *) src, copy_missing, dst);
+}
+
+static gpointer
+host_create(gpointer base)
+{
+  LogMessage *msg = log_msg_new_local();
+
+  if (base)
+    {
+      LogMessage *b = base;
+
+      log_msg_values_foreach(b, copy_missing, msg);
+      log_msg_tags_foreach(b, copy_tag, msg);
+      msg->pri = b->pri;
+    }
+  return msg;
+}
+
+const PdbCorrelationHost pdb_sng_correlation_host =
+{
+  .ops = &host_ops,
+  .ref = host_ref,
+  .unref = host_unref,
+  .create = host_create,
+  .merge = host_merge,
+};

@@ -1,0 +1,69 @@
+#!/bin/bash
+# tests/correlation/test-correlation-e2e.sh: correlation inside the real
+# syslog-ng 3.38 with our module: inject-mode(pass-through | internal |
+# aggregate-only), timeout actions fired by the 1 s idle timer (no message
+# moves the clock), and open contexts kept across a SIGHUP reload.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/e2e/daemon.sh"
+e2e_setup
+
+T=$TEST_TMPDIR
+DB="$top_srcdir/tests/correlation/e2e-corr.xml"
+cat >"$T/syslog-ng.conf" <<CONF
+@version: 3.38
+@module patterndb
+options { stats-freq(0); };
+source s_local { unix-stream("$T/sock"); };
+source s_int { internal(); };
+destination d_pass { file("$T/pass.log" template("\$MSG|\$TAGS\n")); };
+destination d_int_path { file("$T/int-path.log" template("\$MSG\n")); };
+destination d_int { file("$T/int.log" template("\$MSG|\$PROGRAM\n")); };
+destination d_agg { file("$T/agg.log" template("\$MSG\n")); };
+filter f_gen { tags("gen"); };
+log { source(s_local); parser { db-parser(file("$DB") inject-mode(pass-through)); }; destination(d_pass); };
+log { source(s_local); parser { db-parser(file("$DB") inject-mode("internal") persist-name("int")); }; destination(d_int_path); };
+log { source(s_int); filter(f_gen); destination(d_int); };
+log { source(s_local); parser { db-parser(file("$DB") inject-mode(aggregate-only) persist-name("agg")); }; destination(d_agg); };
+CONF
+
+plan 13
+if ! daemon_start "$T/syslog-ng.conf"; then
+  for i in $(seq 1 13); do not_ok "daemon did not start"; done
+  exit 1
+fi
+
+send_syslog "$T/sock" app "login alice from 10.0.0.1"
+wait_lines "$T/pass.log" 2 10
+# the match action's message is forwarded while its trigger is processed, so ahead of it
+check_eq "pass-through: the match action message, then the message" \
+  "M alice|gen;login alice from 10.0.0.1|.source.s_local,.classifier.session" \
+  "$(head -n 2 "$T/pass.log" | tr '\n' ';' | sed 's/;$//')"
+# no further message: only the idle timer can expire the context (timeout 2 s)
+wait_lines "$T/pass.log" 3 10
+check_eq "pass-through: the idle timer fires the timeout action" "T alice 10.0.0.1|gen,.source.s_local,.classifier.session" "$(sed -n 3p "$T/pass.log")"
+
+wait_lines "$T/int.log" 2 10
+check_eq "internal: synthetic messages go to internal()" "M alice|app;T alice 10.0.0.1|app" \
+  "$(tr '\n' ';' <"$T/int.log" | sed 's/;$//')"
+check_eq "internal: the log path itself carries only the original" "login alice from 10.0.0.1" "$(cat "$T/int-path.log")"
+
+wait_lines "$T/agg.log" 2 10
+check_eq "aggregate-only: only synthetic messages" "M alice;T alice 10.0.0.1" "$(tr '\n' ';' <"$T/agg.log" | sed 's/;$//')"
+
+# a context open across a reload: two messages before SIGHUP, its timeout after
+send_syslog "$T/sock" app "long bob" "long carol"
+send_syslog "$T/sock" app "long bob"
+wait_lines "$T/pass.log" 6 10
+check_eq "no timeout before the reload" "0" "$(grep -c '^L ' "$T/pass.log")"
+daemon_reload
+check "the daemon survives the reload" kill -0 "$DAEMON_PID"
+wait_for "grep -q '^L bob bob' '$T/pass.log'" 15
+check_eq "reload: the context kept both messages (timeout after SIGHUP)" "L bob bob|gen,.source.s_local,.classifier.session" "$(grep '^L bob' "$T/pass.log")"
+check_eq "reload: the other context too" "L carol |gen,.source.s_local,.classifier.session" "$(grep '^L carol' "$T/pass.log")"
+check_eq "reload: one timeout per context" "2" "$(grep -c '^L ' "$T/pass.log")"
+wait_for "[ \$(grep -c '^L ' '$T/agg.log') -ge 2 ]" 15
+check_eq "reload: aggregate-only parser kept its contexts too" "2" "$(grep -c '^L ' "$T/agg.log")"
+check "no error in the daemon log" test -z "$(grep -i 'error' "$DAEMON_LOG" | grep -v 'Error opening' )"
+daemon_stop
+check "the daemon stopped cleanly" test -z "$DAEMON_PID"
+done_testing
