@@ -59,7 +59,7 @@ GArray *
 pdb_pattern_parse(const gchar *pattern, const gchar *capture_prefix,
                   const PdbLocation *location, GError **error)
 {
-  GArray *elements = g_array_new(FALSE, FALSE, sizeof(PdbElement));
+  GArray *elements = g_array_sized_new(FALSE, FALSE, sizeof(PdbElement), 8);
   const gchar *p = pattern;
 
   while (*p)
