@@ -2,7 +2,8 @@
 # tests/correlation/test-correlation-e2e.sh: correlation inside the real
 # syslog-ng 3.38 with our module: inject-mode(pass-through | internal |
 # aggregate-only), timeout actions fired by the 1 s idle timer (no message
-# moves the clock), and open contexts kept across a SIGHUP reload.
+# moves the clock), open contexts kept across a SIGHUP reload, and
+# context-limit(): the context nearest to expiry is expired early.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
@@ -24,11 +25,13 @@ log { source(s_local); parser { db-parser(file("$DB") inject-mode(pass-through))
 log { source(s_local); parser { db-parser(file("$DB") inject-mode("internal") persist-name("int")); }; destination(d_int_path); };
 log { source(s_int); filter(f_gen); destination(d_int); };
 log { source(s_local); parser { db-parser(file("$DB") inject-mode(aggregate-only) persist-name("agg")); }; destination(d_agg); };
+destination d_lim { file("$T/lim.log" template("\$MSG\n")); };
+log { source(s_local); parser { db-parser(file("$DB") context-limit(2) persist-name("lim")); }; destination(d_lim); };
 CONF
 
-plan 13
+plan 15
 if ! daemon_start "$T/syslog-ng.conf"; then
-  for i in $(seq 1 13); do not_ok "daemon did not start"; done
+  for i in $(seq 1 15); do not_ok "daemon did not start"; done
   exit 1
 fi
 
@@ -53,16 +56,22 @@ check_eq "aggregate-only: only synthetic messages" "M alice;T alice 10.0.0.1" "$
 # a context open across a reload: two messages before SIGHUP, its timeout after
 send_syslog "$T/sock" app "long bob" "long carol"
 send_syslog "$T/sock" app "long bob"
-wait_lines "$T/pass.log" 6 10
+send_syslog "$T/sock" app "long dave"
+wait_lines "$T/pass.log" 7 10
+# context-limit(2): dave's context pushes out carol's (the nearest to expire) at once
+wait_for "grep -q '^L carol' '$T/lim.log'" 3
+check_eq "context-limit: the nearest context expires early with its timeout action" \
+  "L carol " "$(grep '^L ' "$T/lim.log")"
 check_eq "no timeout before the reload" "0" "$(grep -c '^L ' "$T/pass.log")"
 daemon_reload
 check "the daemon survives the reload" kill -0 "$DAEMON_PID"
-wait_for "grep -q '^L bob bob' '$T/pass.log'" 15
+wait_for "[ \$(grep -c '^L ' '$T/pass.log') -ge 3 ]" 15
 check_eq "reload: the context kept both messages (timeout after SIGHUP)" "L bob bob|gen,.source.s_local,.classifier.session" "$(grep '^L bob' "$T/pass.log")"
 check_eq "reload: the other context too" "L carol |gen,.source.s_local,.classifier.session" "$(grep '^L carol' "$T/pass.log")"
-check_eq "reload: one timeout per context" "2" "$(grep -c '^L ' "$T/pass.log")"
-wait_for "[ \$(grep -c '^L ' '$T/agg.log') -ge 2 ]" 15
-check_eq "reload: aggregate-only parser kept its contexts too" "2" "$(grep -c '^L ' "$T/agg.log")"
+check_eq "reload: the third context too" "L dave |gen,.source.s_local,.classifier.session" "$(grep '^L dave' "$T/pass.log")"
+check_eq "reload: one timeout per context" "3" "$(grep -c '^L ' "$T/pass.log")"
+wait_for "[ \$(grep -c '^L ' '$T/agg.log') -ge 3 ]" 15
+check_eq "reload: aggregate-only parser kept its contexts too" "3" "$(grep -c '^L ' "$T/agg.log")"
 check "no error in the daemon log" test -z "$(grep -i 'error' "$DAEMON_LOG" | grep -v 'Error opening' )"
 daemon_stop
 check "the daemon stopped cleanly" test -z "$DAEMON_PID"

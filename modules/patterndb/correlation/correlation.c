@@ -537,6 +537,14 @@ pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gp
   flush_pending(self, emit, emit_data);
 }
 
+void
+pdb_correlation_set_max_contexts(PdbCorrelation *self, guint max_contexts)
+{
+  g_mutex_lock(&self->lock);
+  self->max_contexts = max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS;
+  g_mutex_unlock(&self->lock);
+}
+
 guint
 pdb_correlation_get_context_count(PdbCorrelation *self)
 {

@@ -90,6 +90,8 @@ void pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,
 /* Expires every context, nearest expiry first (end of input of `match`). */
 void pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_data);
 
+/* A new bound (0: the default); takes effect when the next context opens. */
+void pdb_correlation_set_max_contexts(PdbCorrelation *self, guint max_contexts);
 guint pdb_correlation_get_context_count(PdbCorrelation *self);
 gint64 pdb_correlation_get_time(PdbCorrelation *self);
 

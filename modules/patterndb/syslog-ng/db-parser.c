@@ -59,6 +59,7 @@ typedef struct _PdbSngParser
   gboolean drop_unmatched;
   LogTemplate *program_template;
   PdbSngInjectMode inject_mode;
+  guint context_limit;          /* 0: the library's default */
 
   /* state */
   GMutex db_lock;               /* guards the `db` pointer only, never a lookup */
@@ -116,6 +117,12 @@ pdb_sng_parser_set_inject_mode(LogParser *s, const gchar *mode)
     ok = FALSE;
   g_free(norm);
   return ok;
+}
+
+void
+pdb_sng_parser_set_context_limit(LogParser *s, guint limit)
+{
+  ((PdbSngParser *) s)->context_limit = limit;
 }
 
 void
@@ -422,10 +429,13 @@ pdb_sng_parser_init(LogPipe *s)
 
       self->corr = cfg_persist_config_fetch(cfg, key);
       if (self->corr)
-        msg_debug("patterndb: correlation contexts kept across reload",
-                  evt_tag_int("contexts", pdb_correlation_get_context_count(self->corr)));
+        {
+          msg_debug("patterndb: correlation contexts kept across reload",
+                    evt_tag_int("contexts", pdb_correlation_get_context_count(self->corr)));
+          pdb_correlation_set_max_contexts(self->corr, self->context_limit);
+        }
       else
-        self->corr = pdb_correlation_new(&pdb_sng_correlation_host, 0);
+        self->corr = pdb_correlation_new(&pdb_sng_correlation_host, self->context_limit);
       g_free(key);
     }
   IV_TIMER_INIT(&self->tick);
@@ -484,6 +494,7 @@ pdb_sng_parser_clone(LogPipe *s)
   pdb_sng_parser_set_drop_unmatched(clone, self->drop_unmatched);
   pdb_sng_parser_set_program_template(clone, log_template_ref(self->program_template));
   other->inject_mode = self->inject_mode;
+  other->context_limit = self->context_limit;
   if (log_pipe_get_persist_name(s))
     log_pipe_set_persist_name(&clone->super, log_pipe_get_persist_name(s));
   return &clone->super;

@@ -26,5 +26,7 @@ void pdb_sng_parser_set_program_template(LogParser *s, LogTemplate *program_temp
  * FALSE for anything else. */
 gboolean pdb_sng_parser_set_inject_mode(LogParser *s, const gchar *mode);
 void pdb_sng_parser_set_prefix(LogParser *s, const gchar *prefix);
+/* At most @limit live correlation contexts (0: PDB_CORRELATION_DEFAULT_MAX_CONTEXTS). */
+void pdb_sng_parser_set_context_limit(LogParser *s, guint limit);
 
 #endif

@@ -24,6 +24,7 @@ static CfgLexerKeyword pdb_sng_keywords[] =
   { "template",           KW_TEMPLATE },
   { "inject_mode",        KW_INJECT_MODE },
   { "prefix",             KW_PREFIX },
+  { "context_limit",      KW_CONTEXT_LIMIT },
   { "persist_name",       KW_PERSIST_NAME },
   { NULL }
 };
