@@ -360,3 +360,125 @@ Test(condition, table)
       g_clear_error(&error);
     }
 }
+
+/* ---- the snapshot message, the bound, threads ---- */
+
+Test(nv_message, program_or_pid_drops_legacy_msghdr)
+{
+  PdbNvMessage *m = pdb_nv_message_new();
+
+  pdb_nv_message_set(m, "LEGACY_MSGHDR", "p[1]: ", -1, PDB_VALUE_STRING);
+  pdb_nv_message_set(m, "HOST", "h", -1, PDB_VALUE_STRING);
+  cr_assert_not_null(pdb_nv_message_get(m, "LEGACY_MSGHDR", NULL), "HOST keeps it");
+  pdb_nv_message_set(m, "PID", "2", -1, PDB_VALUE_STRING);
+  cr_assert_null(pdb_nv_message_get(m, "LEGACY_MSGHDR", NULL), "PID drops it");
+  cr_assert_str_eq(pdb_nv_message_get(m, "HOST", NULL), "h");
+  cr_assert_str_eq(pdb_nv_message_get(m, "PID", NULL), "2");
+  pdb_nv_message_unref(m);
+}
+
+static const gchar limit_rules[] =
+  "<rule provider='t' id='o' class='c' context-id='c$n' context-timeout='100'>\n"
+  " <patterns><pattern>o @NUMBER:n@</pattern></patterns>\n"
+  " <actions><action trigger='timeout'><message>\n"
+  "  <values><value name='MESSAGE'>expired ${n}@1</value></values></message></action></actions></rule>\n";
+
+Test(correlation, lowering_the_bound_applies_when_the_next_context_opens)
+{
+  setup_db(limit_rules, 0);
+  for (int i = 1; i <= 5; i++)
+    {
+      gchar *text = g_strdup_printf("o %d", i);
+      feed("h", "1", text, 10 + i);
+      g_free(text);
+    }
+  cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 5);
+  pdb_correlation_set_max_contexts(fx.corr, 2);
+  feed("h", "1", "o 6", 20);
+  cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 2);
+  cr_assert_eq(fx.emitted->len, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      gchar *want = g_strdup_printf("expired %u", i + 1);
+      cr_expect_str_eq(emitted_value(i, "MESSAGE"), want, "eviction %u out of order", i);
+      g_free(want);
+    }
+}
+
+Test(correlation, condition_that_does_not_compile_never_runs)
+{
+  static const gchar rules[] =
+    "<rule provider='t' id='b' class='c'>\n"
+    " <patterns><pattern>b @NUMBER:n@</pattern></patterns>\n"
+    " <actions><action trigger='match' condition='$n == 1'><message>\n"
+    "  <values><value name='MESSAGE'>never</value></values></message></action></actions></rule>\n";
+
+  setup_db(rules, 0);
+  feed("h", "1", "b 1", 10);
+  feed("h", "1", "b 1", 11);
+  cr_assert_eq(fx.emitted->len, 0);
+}
+
+/* Four threads correlate into one state at once (the state lock). */
+typedef struct
+{
+  gint id;
+  guint emitted;
+} Worker;
+
+static void
+count_emitted(gpointer msg, gpointer user_data)
+{
+  (void) msg;
+  ((Worker *) user_data)->emitted++;
+}
+
+static gpointer
+worker_run(gpointer data)
+{
+  Worker *w = data;
+  PdbResult result;
+
+  pdb_result_init(&result);
+  for (int i = 0; i < 500; i++)
+    {
+      gchar *text = g_strdup_printf("o %d", w->id * 1000 + i);
+      PdbNvMessage *msg = pdb_nv_message_new();
+
+      pdb_nv_message_set(msg, "HOST", "h", -1, PDB_VALUE_STRING);
+      pdb_nv_message_set(msg, "PROGRAM", "p", -1, PDB_VALUE_STRING);
+      pdb_nv_message_set(msg, "PID", "1", -1, PDB_VALUE_STRING);
+      pdb_database_classify(fx.db, "p", 1, text, strlen(text), &result);
+      pdb_result_apply(&result, "p", text, &pdb_nv_message_ops, msg);
+      pdb_correlation_process(fx.corr, fx.db, &result, msg, 10, G_MAXINT64, count_emitted, w);
+      pdb_nv_message_unref(msg);
+      g_free(text);
+    }
+  pdb_result_clear(&result);
+  return NULL;
+}
+
+Test(correlation, threads_share_one_state)
+{
+  Worker workers[4];
+  GThread *threads[4];
+  guint evicted = 0, expired = 0;
+
+  setup_db(limit_rules, 1000);
+  for (int i = 0; i < 4; i++)
+    {
+      workers[i].id = i + 1;
+      workers[i].emitted = 0;
+      threads[i] = g_thread_new("corr", worker_run, &workers[i]);
+    }
+  for (int i = 0; i < 4; i++)
+    {
+      g_thread_join(threads[i]);
+      evicted += workers[i].emitted;
+    }
+  cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 1000);
+  cr_assert_eq(evicted, 1000, "2000 contexts opened, 1000 pushed out: got %u", evicted);
+  pdb_correlation_expire_all(fx.corr, collect, NULL);
+  expired = fx.emitted->len;
+  cr_assert_eq(expired, 1000);
+}
