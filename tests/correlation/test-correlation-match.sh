@@ -72,6 +72,8 @@ check "timeout T precedes h 5 ($first_T < $h5)" test "${first_T:-0}" -gt 0 -a "$
 m1=$(grep -n '^MESSAGE=M v1 v1 $' "$T/inherit.out" | cut -d: -f1)
 t1=$(grep -n '^MESSAGE=t 1$' "$T/inherit.out" | cut -d: -f1)
 check "match action message follows its line ($t1 < $m1)" test "${t1:-0}" -gt 0 -a "${t1:-0}" -lt "${m1:-0}"
+check "rule values look back over the context (\${n}@1), and actions see them" \
+  grep -q '^MESSAGE=B prev=2 cur=3$' "$T/inherit.out"
 check "golden corr has 45 records" test "$(grep -c '^$' "$G")" -eq 45
 
 done_testing

@@ -442,6 +442,19 @@ set_time(PdbCorrelation *self, gint64 t)
     expire_context(self, ctx);
 }
 
+gboolean
+pdb_correlation_rule_values_look_back(const PdbRule *rule)
+{
+  for (guint i = 0; rule->values && i < rule->values->len; i++)
+    {
+      const PdbValueDef *v = g_ptr_array_index(rule->values, i);
+
+      if (v->compiled && pdb_template_get_max_context_index(v->compiled) > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 flush_pending(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_data)
 {
@@ -491,6 +504,12 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
         }
       ctx->rule = rule;
       set_deadline(self, ctx, rule->context_timeout);
+      if (pdb_correlation_rule_values_look_back(rule))
+        {
+          /* as 3.38: the rule's <values> see the context, @0 being @msg itself */
+          Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL };
+          pdb_values_apply(rule->values, lookup_messages, &l, self->host->ops, msg);
+        }
       ScopeFields cf = { ctx->host, ctx->program, ctx->pid };
       run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len,
                   ctx->scope, &cf, TRUE);

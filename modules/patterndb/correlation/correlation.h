@@ -71,7 +71,10 @@ void pdb_correlation_free(PdbCorrelation *self);
  * into: first the clock moves to MIN(@stamp, @now) (expiring what it
  * passes), then, when the rule has a context-id, @msg joins its context,
  * then the rule's match actions run (condition, rate, message or
- * create-context). @db is the database @result comes from.
+ * create-context). @db is the database @result comes from. When the
+ * rule's <values> look back (`${name}@N`, N > 0) they are evaluated again
+ * over the context (@0 = @msg) and written into @msg before the actions
+ * run, as 3.38 does.
  */
 void pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *result,
                              gpointer msg, gint64 stamp, gint64 now,
@@ -83,6 +86,9 @@ void pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbRes
  * before classifying. */
 void pdb_correlation_set_time(PdbCorrelation *self, gint64 stamp, gint64 now,
                               PdbCorrelationEmitFunc emit, gpointer emit_data);
+
+/* TRUE when a <value> of @rule refers to an earlier message (`${name}@N`, N > 0). */
+gboolean pdb_correlation_rule_values_look_back(const PdbRule *rule);
 
 /* Moves the clock on by @seconds (the idle timer) and expires what it passes. */
 void pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,

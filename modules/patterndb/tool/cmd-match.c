@@ -341,6 +341,19 @@ correlate(Matcher *m, gint64 stamp)
   snapshot = pdb_nv_message_new();
   pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
   pdb_correlation_process(m->corr, m->db, &m->result, snapshot, stamp, m->now, collect_synthetic, m);
+  if (rule->context_id_template && pdb_correlation_rule_values_look_back(rule))
+    {
+      /* the values were evaluated again over the context, into the snapshot */
+      for (guint i = 0; i < rule->values->len; i++)
+        {
+          const PdbValueDef *v = g_ptr_array_index(rule->values, i);
+          gssize length = 0;
+          const gchar *value = pdb_nv_message_get(snapshot, v->name, &length);
+
+          if (value)
+            pdb_tool_message_set(m->msg, v->name, -1, value, length, v->value_type);
+        }
+    }
   pdb_nv_message_unref(snapshot);
 }
 
