@@ -395,6 +395,21 @@ release_timeouts(Matcher *m, gint64 stamp)
   print_synthetic(m);
 }
 
+/* TRUE if any rule has a context or an action. */
+static gboolean
+database_correlates(const PdbDatabase *db)
+{
+  const GPtrArray *rules = pdb_database_get_rules(db);
+
+  for (guint i = 0; i < rules->len; i++)
+    {
+      const PdbRule *rule = g_ptr_array_index(rules, i);
+      if (rule->context_id_template || (rule->actions && rule->actions->len > 0))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* ---- one message ---- */
 
 static void
@@ -813,7 +828,9 @@ pdb_cmd_match(int argc, char **argv)
   g_snprintf(m.pid_text, sizeof(m.pid_text), "%d", (int) getpid());
   m.pri = 13;
   m.exit_code = 0;
-  m.corr = pdb_correlation_new(&pdb_nv_message_host, 0);
+  /* Without contexts or actions there is nothing to correlate, and the
+   * per-line timestamp (localtime/mktime) would be pure cost. */
+  m.corr = database_correlates(m.db) ? pdb_correlation_new(&pdb_nv_message_host, 0) : NULL;
   m.synthetic = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_nv_message_unref);
   m.now = (gint64) time(NULL);
 
@@ -846,8 +863,11 @@ pdb_cmd_match(int argc, char **argv)
       process(&m, program, strlen(program), opt.message, strlen(opt.message), m.now);
     }
   /* as pdbtool: every context expires at the end of the input */
-  pdb_correlation_expire_all(m.corr, collect_synthetic, &m);
-  print_synthetic(&m);
+  if (m.corr)
+    {
+      pdb_correlation_expire_all(m.corr, collect_synthetic, &m);
+      print_synthetic(&m);
+    }
   pdb_tool_flush(m.out, stdout, 0);
   fflush(stdout);
   if (rc == 0 && !m.tmpl && !opt.json)
