@@ -47,20 +47,11 @@ fi
 out="$build/demo"
 rm -rf "$out"
 mkdir -p "$out/classified"
-# The sample: syslog lines rebuilt from Loghub's structured CSV files (the
-# raw .log files are not in the repository).
-python3 - "$top/tests/data/loghub" "$lines" >"$out/sample.log" <<'PY'
-import csv, sys
-base, n = sys.argv[1], int(sys.argv[2])
-def rows(name):
-    with open("%s/%s/%s_2k.log_structured.csv" % (base, name, name), newline="") as f:
-        return list(csv.DictReader(f))[:n]
-for r in rows("Linux"):
-    tag = r["Component"] + ("[%s]" % r["PID"] if r["PID"] else "")
-    print("%s %2s %s %s %s: %s" % (r["Month"], r["Date"], r["Time"], r["Level"], tag, r["Content"]))
-for r in rows("OpenSSH"):
-    print("%s %2s %s %s sshd[%s]: %s" % (r["Date"], r["Day"], r["Time"], r["Component"], r["Pid"], r["Content"]))
-PY
+# The sample: the first LINES lines of Loghub's Linux and OpenSSH logs, as
+# they were written (CRLF line ends turned into LF).
+for sample in Linux OpenSSH; do
+  head -n "$lines" "$top/tests/data/loghub/$sample/${sample}_2k.log" | tr -d '\r'
+done >"$out/sample.log"
 total=$(wc -l <"$out/sample.log")
 
 cat >"$out/syslog-ng.conf" <<CONF
