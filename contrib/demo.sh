@@ -5,7 +5,7 @@
 # build-demo/, then runs the real syslog-ng (Debian's syslog-ng-core) with
 # our module and the bundled pattern library (contrib/patterns/; a small
 # demo database when the library has no files yet) on a sample log made of
-# Linux and OpenSSH syslog lines rebuilt from tests/data/loghub. It writes one file
+# the Linux and OpenSSH syslog lines of tests/data/loghub. It writes one file
 # per class and an unknown.log, prints a summary (counts per class, a few
 # classified lines with their extracted values, the most frequent unknown
 # messages: artificial ignorance) and stops the daemon.
