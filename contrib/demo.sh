@@ -3,9 +3,8 @@
 #
 # Installs what is needed (contrib/install-deps.sh), builds the project in
 # build-demo/, then runs the real syslog-ng (Debian's syslog-ng-core) with
-# our module and the bundled pattern library (contrib/patterns/; a small
-# demo database when the library has no files yet) on a sample log made of
-# the Linux and OpenSSH syslog lines of tests/data/loghub. It writes one file
+# our module and the bundled pattern library (contrib/patterns/) on a
+# sample log made of the Linux and OpenSSH syslog lines of tests/data/loghub. It writes one file
 # per class and an unknown.log, prints a summary (counts per class, a few
 # classified lines with their extracted values, the most frequent unknown
 # messages: artificial ignorance) and stops the daemon.
@@ -38,11 +37,7 @@ module_dir="$build/.libs"
 [ -f "$module_dir/libpatterndb.so" ] || { echo "demo: $module_dir/libpatterndb.so was not built" >&2; exit 1; }
 system_modules=$(pkg-config --variable=moduledir syslog-ng 2>/dev/null || echo /usr/lib/syslog-ng/3.38)
 
-if ls "$top"/contrib/patterns/*.xml >/dev/null 2>&1; then
-  patterns="$top/contrib/patterns"
-else
-  patterns="$top/tests/e2e/data/demo.xml"
-fi
+patterns="$top/contrib/patterns"
 
 out="$build/demo"
 rm -rf "$out"
