@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # tests/fuzz/build.sh: builds the libFuzzer harnesses with clang into
 # $top_builddir/tests/fuzz/ (not through libtool: libFuzzer needs the whole
 # program, harness and library code, compiled with -fsanitize=fuzzer).

@@ -21,7 +21,7 @@ harnesses="match load syslog-line"
 out="$top_builddir/tests/fuzz"
 make_tmpdir
 
-if ! "$top_srcdir/tests/fuzz/build.sh" >"$TEST_TMPDIR/build.log" 2>&1; then
+if ! bash "$top_srcdir/tests/fuzz/build.sh" >"$TEST_TMPDIR/build.log" 2>&1; then
   not_ok "build the fuzz harnesses with clang"
   diag "$(tail -30 "$TEST_TMPDIR/build.log")"
   done_testing; exit
