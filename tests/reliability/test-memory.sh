@@ -97,7 +97,12 @@ if daemon_start "$T/syslog-ng.conf"; then
   rss_after=$(rss)
   check_eq "$reloads reloads with a changed file: each message classified by the new rules" 0 "$wrong"
   check_eq "messages sent and written (nothing lost or duplicated)" "$((20 + reloads))" "$(count_lines "$T/out.log")"
-  if [ -n "$rss_after" ] && [ $((rss_after - rss_before)) -le "$bound" ]; then
+  if [ "${PDB_BUILD_FLAVOUR:-werror}" = asan ]; then
+    # ASan's allocator keeps freed chunks and per-thread caches: its RSS
+    # says little about leaks. The bound is asserted in the werror flavour.
+    echo "ok $((_tap_n + 1)) - syslog-ng RSS over $reloads reloads: $rss_before KiB -> $rss_after KiB # SKIP not a leak measure under ASan"
+    _tap_n=$((_tap_n + 1))
+  elif [ -n "$rss_after" ] && [ $((rss_after - rss_before)) -le "$bound" ]; then
     ok "syslog-ng RSS flat over $reloads reloads: $rss_before KiB -> $rss_after KiB"
   else
     not_ok "syslog-ng RSS flat over $reloads reloads"; diag "$rss_before KiB -> $rss_after KiB"
