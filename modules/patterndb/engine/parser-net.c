@@ -49,9 +49,7 @@ pdb_parser_parse_ipv4(const PdbParser *p, const guchar *in, gsize avail, PdbPars
     }
   if (dots != 3 || octet < 0 || octet > 255)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }
 
 /*
@@ -114,9 +112,7 @@ pdb_parser_parse_ipv6(const PdbParser *p, const guchar *in, gsize avail, PdbPars
   if (colons < 2 || colons > 7 || (base == 10 && octet > 255) || (base == 16 && octet > 0xffff)
       || !(dots == 0 || dots == 3) || (!shortened && colons < 7 && dots == 0))
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }
 
 /* IPv4 first, then IPv6. */
@@ -155,9 +151,7 @@ pdb_parser_parse_lladdr(const PdbParser *p, const guchar *in, gsize avail, PdbPa
     }
   if (n > (gsize) parts * 3 - 1)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }
 
 static inline gboolean
@@ -191,9 +185,7 @@ pdb_parser_parse_hostname(const PdbParser *p, const guchar *in, gsize avail, Pdb
 
   if (_scan_labels(in, avail, &n) < 2)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }
 
 static inline gboolean

@@ -38,9 +38,7 @@ pdb_parser_parse_number(const PdbParser *p, const guchar *in, gsize avail, PdbPa
     }
   if (n == digits_start)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }
 
 /*
@@ -69,7 +67,5 @@ pdb_parser_parse_float(const PdbParser *p, const guchar *in, gsize avail, PdbPar
     }
   if (n == 0)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }

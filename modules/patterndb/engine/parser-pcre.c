@@ -102,7 +102,5 @@ pdb_parser_parse_pcre(const PdbParser *p, const guchar *in, gsize avail, PdbPars
   ovector = pcre2_get_ovector_pointer(md);
   if (ovector[0] != 0 || ovector[1] < ovector[0])
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = ovector[1];
-  return TRUE;
+  return pdb_parse_result_whole(r, ovector[1]);
 }

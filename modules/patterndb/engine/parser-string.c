@@ -35,9 +35,7 @@ pdb_parser_parse_string(const PdbParser *p, const guchar *in, gsize avail, PdbPa
       n++;
   if (n == 0)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }
 
 /*
@@ -53,9 +51,7 @@ pdb_parser_parse_estring(const PdbParser *p, const guchar *in, gsize avail, PdbP
 
   if (dlen == 0)
     {
-      r->value_offset = 0;
-      r->consumed = r->value_length = avail;
-      return TRUE;
+      return pdb_parse_result_whole(r, avail);
     }
   if (dlen == 1)
     end = memchr(in, (guchar) p->param[0], avail);
@@ -125,18 +121,14 @@ pdb_parser_parse_set(const PdbParser *p, const guchar *in, gsize avail, PdbParse
 
   if (n == 0)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }
 
 /* @OPTIONALSET:name:chars@: zero or more chars of the set; never fails. */
 gboolean
 pdb_parser_parse_optionalset(const PdbParser *p, const guchar *in, gsize avail, PdbParseResult *r)
 {
-  r->value_offset = 0;
-  r->consumed = r->value_length = _span_set(p, in, avail);
-  return TRUE;
+  return pdb_parse_result_whole(r, _span_set(p, in, avail));
 }
 
 /* @ANYSTRING:name@: the rest of the input (at least one byte). */
@@ -145,9 +137,7 @@ pdb_parser_parse_anystring(const PdbParser *p, const guchar *in, gsize avail, Pd
 {
   if (avail == 0)
     return FALSE;
-  r->value_offset = 0;
-  r->consumed = r->value_length = avail;
-  return TRUE;
+  return pdb_parse_result_whole(r, avail);
 }
 
 /*
@@ -163,7 +153,5 @@ pdb_parser_parse_nlstring(const PdbParser *p, const guchar *in, gsize avail, Pdb
 
   if (nl && n > 0 && in[n - 1] == '\r')
     n--;
-  r->value_offset = 0;
-  r->consumed = r->value_length = n;
-  return TRUE;
+  return pdb_parse_result_whole(r, n);
 }

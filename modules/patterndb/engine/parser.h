@@ -49,6 +49,15 @@ typedef struct _PdbParseResult
   gsize value_length;
 } PdbParseResult;
 
+/* The common outcome: the parser consumed @n bytes and stores all of them. */
+static inline gboolean
+pdb_parse_result_whole(PdbParseResult *r, gsize n)
+{
+  r->value_offset = 0;
+  r->consumed = r->value_length = n;
+  return TRUE;
+}
+
 typedef struct _PdbParser PdbParser;
 typedef gboolean (*PdbParseFunc)(const PdbParser *parser, const guchar *input, gsize avail,
                                  PdbParseResult *result);
