@@ -48,3 +48,18 @@ wait_for() {
   done
   return 1
 }
+
+# setup_vs_pdbtool: the start of a suite that compares `patterndb` with
+# Debian's pdbtool on generated databases. Sets PDBTOOL, PATTERNDB, a private
+# temporary directory T and DIFFDIR (tests/differential, where gen.py lives);
+# skips the whole suite when pdbtool, the built tool or python3 is missing.
+setup_vs_pdbtool() {
+  PDBTOOL=${PDBTOOL_BIN:-/usr/bin/pdbtool}
+  PATTERNDB=$top_builddir/patterndb
+  [ -x "$PDBTOOL" ] || skip_all "pdbtool not installed ($PDBTOOL)"
+  [ -x "$PATTERNDB" ] || skip_all "patterndb not built"
+  command -v python3 >/dev/null || skip_all "python3 not installed"
+  make_tmpdir
+  T=$TEST_TMPDIR
+  DIFFDIR=$top_srcdir/tests/differential
+}

@@ -17,15 +17,7 @@
 # either is noticed); the generator never produces those cases otherwise.
 . "$top_srcdir/tests/lib.sh"
 
-PDBTOOL=${PDBTOOL_BIN:-/usr/bin/pdbtool}
-PATTERNDB=$top_builddir/patterndb
-[ -x "$PDBTOOL" ] || skip_all "pdbtool not installed ($PDBTOOL)"
-[ -x "$PATTERNDB" ] || skip_all "patterndb not built"
-command -v python3 >/dev/null || skip_all "python3 not installed"
-export TZ=UTC
-make_tmpdir
-T=$TEST_TMPDIR
-DIFFDIR=$top_srcdir/tests/differential
+setup_vs_pdbtool
 
 mask_pid() { sed -e '/^PROGRAM=syslog-ng$/{n;s/^PID=[0-9]*$/PID=<pid>/}' "$@"; }
 

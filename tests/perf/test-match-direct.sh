@@ -7,15 +7,7 @@
 # a program without a ruleset and no catch-all.
 . "$top_srcdir/tests/lib.sh"
 
-PDBTOOL=${PDBTOOL_BIN:-/usr/bin/pdbtool}
-PATTERNDB=$top_builddir/patterndb
-[ -x "$PDBTOOL" ] || skip_all "pdbtool not installed ($PDBTOOL)"
-[ -x "$PATTERNDB" ] || skip_all "patterndb not built"
-command -v python3 >/dev/null || skip_all "python3 not installed"
-export TZ=UTC
-make_tmpdir
-T=$TEST_TMPDIR
-DIFFDIR=$top_srcdir/tests/differential
+setup_vs_pdbtool
 
 # compare DB LOG LABEL TEMPLATE
 compare() {
