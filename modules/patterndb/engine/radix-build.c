@@ -41,43 +41,21 @@ pdb_match_clear(PdbMatch *match)
 }
 
 static PdbBuildNode *
-_node_new_literal(const gchar *key, gsize length)
+_node_new(PdbRadix *self)
 {
-  PdbBuildNode *node = g_new0(PdbBuildNode, 1);
-
-  node->key = g_strndup(key, length);
-  node->key_length = length;
-  return node;
+  return pdb_arena_alloc0(self->arena, sizeof(PdbBuildNode));
 }
 
-/* Frees @node and everything below it, iteratively (a tree can be as deep
- * as its longest pattern has elements). */
-void
-pdb_build_node_free(PdbBuildNode *node)
+/* @key must live in the arena (keys are never copied again: a split
+ * shares the bytes of the node it splits). */
+static PdbBuildNode *
+_node_new_literal(PdbRadix *self, const gchar *key, gsize length)
 {
-  GPtrArray *stack;
+  PdbBuildNode *node = _node_new(self);
 
-  if (!node)
-    return;
-  stack = g_ptr_array_new();
-  g_ptr_array_add(stack, node);
-  while (stack->len)
-    {
-      PdbBuildNode *n = g_ptr_array_steal_index_fast(stack, stack->len - 1);
-
-      for (guint i = 0; n->children && i < n->children->len; i++)
-        g_ptr_array_add(stack, g_ptr_array_index(n->children, i));
-      for (guint i = 0; n->pchildren && i < n->pchildren->len; i++)
-        g_ptr_array_add(stack, g_ptr_array_index(n->pchildren, i));
-      if (n->children)
-        g_ptr_array_free(n->children, TRUE);
-      if (n->pchildren)
-        g_ptr_array_free(n->pchildren, TRUE);
-      pdb_parser_free(n->parser);
-      g_free(n->key);
-      g_free(n);
-    }
-  g_ptr_array_free(stack, TRUE);
+  node->key = key;
+  node->key_length = length;
+  return node;
 }
 
 PdbRadix *
@@ -86,7 +64,9 @@ pdb_radix_new(void)
   PdbRadix *self = g_new0(PdbRadix, 1);
 
   self->strings = g_string_chunk_new(256);
-  self->root = _node_new_literal("", 0);
+  self->arena = pdb_arena_new();
+  self->build_parsers = g_ptr_array_new();
+  self->root = _node_new_literal(self, "", 0);
   return self;
 }
 
@@ -95,17 +75,28 @@ pdb_radix_free(PdbRadix *self)
 {
   if (!self)
     return;
-  pdb_build_node_free(self->root);
-  for (guint32 i = 0; i < self->n_parsers; i++)
-    pdb_parser_free(self->parsers[i]);
-  g_free(self->parsers);
-  g_free(self->nodes);
-  g_free(self->first_bytes);
-  g_free(self->keys);
-  g_free(self->any_value);
+  pdb_radix_release_build(self);
+  pdb_radix_free_frozen(self);
   g_free(self->capture_prefix);
   g_string_chunk_free(self->strings);
   g_free(self);
+}
+
+/* Drops the build-time tree in one go (the arena), and the parsers it
+ * still owns (none after a freeze, which takes them over). */
+void
+pdb_radix_release_build(PdbRadix *self)
+{
+  if (self->build_parsers)
+    {
+      for (guint i = 0; i < self->build_parsers->len; i++)
+        pdb_parser_free(g_ptr_array_index(self->build_parsers, i));
+      g_ptr_array_free(self->build_parsers, TRUE);
+      self->build_parsers = NULL;
+    }
+  pdb_arena_free(self->arena);
+  self->arena = NULL;
+  self->root = NULL;
 }
 
 void
@@ -119,12 +110,12 @@ pdb_radix_set_capture_prefix(PdbRadix *self, const gchar *prefix)
 static PdbBuildNode *
 _find_literal_child(const PdbBuildNode *node, guchar c, guint *index)
 {
-  guint lo = 0, hi = node->children ? node->children->len : 0;
+  guint lo = 0, hi = node->n_children;
 
   while (lo < hi)
     {
       guint mid = (lo + hi) / 2;
-      PdbBuildNode *child = g_ptr_array_index(node->children, mid);
+      PdbBuildNode *child = node->children[mid];
       guchar k = child->key[0];
 
       if (k == c)
@@ -146,9 +137,9 @@ _find_literal_child(const PdbBuildNode *node, guchar c, guint *index)
 static PdbBuildNode *
 _find_parser_child(const PdbBuildNode *node, const PdbParser *parser)
 {
-  for (guint i = 0; node->pchildren && i < node->pchildren->len; i++)
+  for (guint i = 0; i < node->n_pchildren; i++)
     {
-      PdbBuildNode *child = g_ptr_array_index(node->pchildren, i);
+      PdbBuildNode *child = node->pchildren[i];
       if (pdb_parser_equal(child->parser, parser))
         return child;
     }
@@ -199,38 +190,62 @@ _walk_existing(PdbBuildNode *node, GArray *elements)
   return node;
 }
 
+/* Makes room for one more pointer in an arena-backed array (doubling;
+ * the old block is abandoned to the arena). */
+static PdbBuildNode **
+_grow(PdbRadix *self, PdbBuildNode **items, guint32 len, guint32 *capacity)
+{
+  if (len < *capacity)
+    return items;
+  guint32 new_capacity = *capacity ? *capacity * 2 : 2;
+  PdbBuildNode **fresh = pdb_arena_alloc(self->arena, sizeof(PdbBuildNode *) * new_capacity);
+
+  if (len)
+    memcpy(fresh, items, sizeof(PdbBuildNode *) * len);
+  *capacity = new_capacity;
+  return fresh;
+}
+
 static void
-_add_literal_child(PdbBuildNode *node, PdbBuildNode *child)
+_add_literal_child(PdbRadix *self, PdbBuildNode *node, PdbBuildNode *child)
 {
   guint index;
 
-  if (!node->children)
-    node->children = g_ptr_array_new();
   _find_literal_child(node, (guchar) child->key[0], &index);
-  g_ptr_array_insert(node->children, index, child);
+  node->children = _grow(self, node->children, node->n_children, &node->cap_children);
+  memmove(node->children + index + 1, node->children + index,
+          sizeof(PdbBuildNode *) * (node->n_children - index));
+  node->children[index] = child;
+  node->n_children++;
 }
 
-/* Case 4: keeps key[0..k) in @node, moves the rest and everything below to a new child. */
+/* Case 4: keeps key[0..k) in @node, moves the rest and everything below to
+ * a new child (which shares the key bytes). */
 static void
-_split(PdbBuildNode *node, gsize k)
+_split(PdbRadix *self, PdbBuildNode *node, gsize k)
 {
-  PdbBuildNode *tail = _node_new_literal(node->key + k, node->key_length - k);
+  PdbBuildNode *tail = _node_new_literal(self, node->key + k, node->key_length - k);
 
   tail->value = node->value;
   tail->has_value = node->has_value;
   tail->children = node->children;
+  tail->n_children = node->n_children;
+  tail->cap_children = node->cap_children;
   tail->pchildren = node->pchildren;
+  tail->n_pchildren = node->n_pchildren;
+  tail->cap_pchildren = node->cap_pchildren;
   node->value = NULL;
   node->has_value = FALSE;
   node->children = NULL;
+  node->n_children = node->cap_children = 0;
   node->pchildren = NULL;
-  node->key[k] = '\0';
+  node->n_pchildren = node->cap_pchildren = 0;
   node->key_length = k;
-  _add_literal_child(node, tail);
+  _add_literal_child(self, node, tail);
 }
 
 static PdbBuildNode *
-_insert_literal(PdbBuildNode *node, const gchar *s, gsize len)
+_insert_literal(PdbRadix *self, PdbBuildNode *node, const gchar *s, gsize len)
 {
   while (len > 0)
     {
@@ -238,13 +253,13 @@ _insert_literal(PdbBuildNode *node, const gchar *s, gsize len)
 
       if (!child)
         {
-          child = _node_new_literal(s, len);                                /* case 2 */
-          _add_literal_child(node, child);
+          child = _node_new_literal(self, pdb_arena_strndup(self->arena, s, len), len); /* case 2 */
+          _add_literal_child(self, node, child);
           return child;
         }
       gsize k = _common_prefix(child->key, child->key_length, s, len);
       if (k < child->key_length)
-        _split(child, k);                                                   /* case 4 */
+        _split(self, child, k);                                             /* case 4 */
       node = child;                                                         /* case 3 */
       s += k;
       len -= k;
@@ -259,18 +274,18 @@ _insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLoca
 
   if (child)
     return child;
-  child = g_new0(PdbBuildNode, 1);
+  child = _node_new(self);
   child->parser = el->parser;
   el->parser = NULL;
+  g_ptr_array_add(self->build_parsers, child->parser);
   if (location)
     {
       child->parser->location = *location;
       if (location->file)
         child->parser->location.file = g_string_chunk_insert_const(self->strings, location->file);
     }
-  if (!node->pchildren)
-    node->pchildren = g_ptr_array_new();
-  g_ptr_array_add(node->pchildren, child);
+  node->pchildren = _grow(self, node->pchildren, node->n_pchildren, &node->cap_pchildren);
+  node->pchildren[node->n_pchildren++] = child;
   return child;
 }
 
@@ -333,7 +348,7 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
       if (el->kind == PDB_ELEMENT_PARSER)
         node = _insert_parser(self, node, el, location);
       else
-        node = _insert_literal(node, el->text, el->length);
+        node = _insert_literal(self, node, el->text, el->length);
     }
   node->value = value;
   node->has_value = TRUE;

@@ -23,13 +23,13 @@ typedef struct _Freezer
 static guint
 _n_literal(const PdbBuildNode *n)
 {
-  return n->children ? n->children->len : 0;
+  return n->n_children;
 }
 
 static guint
 _n_parser(const PdbBuildNode *n)
 {
-  return n->pchildren ? n->pchildren->len : 0;
+  return n->n_pchildren;
 }
 
 /* A plain doubling array: GPtrArray's add is several times dearer here. */
@@ -54,9 +54,9 @@ _order_nodes(Freezer *f)
       PdbBuildNode *n = f->order[i];
 
       for (guint c = 0; c < _n_literal(n); c++)
-        _order_push(f, g_ptr_array_index(n->children, c));
+        _order_push(f, n->children[c]);
       for (guint c = 0; c < _n_parser(n); c++)
-        _order_push(f, g_ptr_array_index(n->pchildren, c));
+        _order_push(f, n->pchildren[c]);
     }
 }
 
@@ -137,7 +137,26 @@ pdb_radix_freeze(PdbRadix *r)
   r->parsers = (PdbParser **) g_ptr_array_free(f.parsers, FALSE);
   g_free(f.order);
 
-  pdb_build_node_free(r->root);
-  r->root = NULL;
+  /* the parsers now belong to r->parsers */
+  g_ptr_array_set_size(r->build_parsers, 0);
+  pdb_radix_release_build(r);
   r->frozen = TRUE;
+}
+
+void
+pdb_radix_free_frozen(PdbRadix *r)
+{
+  for (guint32 i = 0; i < r->n_parsers; i++)
+    pdb_parser_free(r->parsers[i]);
+  g_free(r->parsers);
+  g_free(r->nodes);
+  g_free(r->first_bytes);
+  g_free(r->keys);
+  g_free(r->any_value);
+  r->parsers = NULL;
+  r->nodes = NULL;
+  r->first_bytes = NULL;
+  r->keys = NULL;
+  r->any_value = NULL;
+  r->n_parsers = r->n_nodes = 0;
 }

@@ -124,20 +124,34 @@ GArray *pdb_pattern_parse(const gchar *pattern, const gchar *capture_prefix,
                           const PdbLocation *location, GError **error);
 void pdb_pattern_free(GArray *elements);
 
-/* --- the build-time tree (radix-build.c) --- */
+/* --- the bump allocator of the build-time tree (radix-arena.c) --- */
+typedef struct _PdbArena PdbArena;
+PdbArena *pdb_arena_new(void);
+void pdb_arena_free(PdbArena *arena);
+gpointer pdb_arena_alloc(PdbArena *arena, gsize size);
+gpointer pdb_arena_alloc0(PdbArena *arena, gsize size);
+gchar *pdb_arena_strndup(PdbArena *arena, const gchar *s, gsize length);
+gsize pdb_arena_size(const PdbArena *arena);
+
+/* --- the build-time tree (radix-build.c); everything lives in the arena --- */
 typedef struct _PdbBuildNode PdbBuildNode;
 struct _PdbBuildNode
 {
-  gchar *key;              /* literal key (may be ""), NULL for parser nodes */
-  gsize key_length;
-  PdbParser *parser;       /* owned; NULL for literal nodes */
-  gpointer value;
+  const gchar *key;        /* literal key (may be ""), NULL for parser nodes; not NUL-terminated */
+  guint32 key_length;
   gboolean has_value;
-  GPtrArray *children;     /* literal children sorted by first byte; NULL if none */
-  GPtrArray *pchildren;    /* parser children in insertion order; NULL if none */
+  PdbParser *parser;       /* listed in PdbRadix.build_parsers; NULL for literal nodes */
+  gpointer value;
+  PdbBuildNode **children; /* literal children sorted by first byte */
+  PdbBuildNode **pchildren;/* parser children in insertion order */
+  guint32 n_children, cap_children;
+  guint32 n_pchildren, cap_pchildren;
 };
 
-void pdb_build_node_free(PdbBuildNode *node);
+/* Frees the build-time tree and the parsers still in build_parsers. */
+void pdb_radix_release_build(PdbRadix *radix);
+/* Frees what pdb_radix_freeze() built (radix-freeze.c); safe on an unfrozen tree. */
+void pdb_radix_free_frozen(PdbRadix *radix);
 
 /* --- the frozen tree (radix-freeze.c) --- */
 typedef struct _PdbFrozenNode
@@ -161,6 +175,8 @@ struct _PdbRadix
   gchar *capture_prefix;
   GStringChunk *strings;   /* interned location file names */
   PdbBuildNode *root;      /* until frozen */
+  PdbArena *arena;         /* holds root and everything below it, until frozen */
+  GPtrArray *build_parsers;/* every parser in the build tree (owned), until frozen */
 
   /* after freeze */
   PdbFrozenNode *nodes;
