@@ -1,32 +1,34 @@
 #!/bin/bash
-# tests/e2e/test-select.sh: our db-parser is the one syslog-ng uses, even
-# with Debian's libdbparser.so in the same module path, also when the
-# configuration uses grouping-by() (which only libdbparser.so provides) and
-# whatever the module path order. The proof is a behaviour only ours has:
-# prefix() (Debian's 3.38 parser rejects it as a syntax error). Only
-# module_info and the init function are exported.
+# tests/e2e/test-select.sh: our db-parser() and grouping-by() are the ones
+# syslog-ng uses after `@module patterndb`, even with Debian's
+# libdbparser.so (which provides both names) in the same module path,
+# whatever the module path order. The proof is options only ours have:
+# prefix() for db-parser() and context-limit() for grouping-by() (Debian's
+# 3.38 parsers reject them as syntax errors). A later `@module dbparser`
+# switches both names back, and the two modules then run side by side.
+# Only module_info and the init function are exported.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
 
 T=$TEST_TMPDIR
 DB="$top_srcdir/tests/e2e/data/basic.xml"
-plan 8
+plan 11
 
 exports=$(nm -D --defined-only "$MODULE_SO" | awk '{print $3}' | sort | tr '\n' ' ')
 check_eq "only module_info and patterndb_module_init are exported" "module_info patterndb_module_init " "$exports"
 check "Debian's libdbparser.so is in the module path (so the test means something)" \
   test -f "$SYSTEM_MODULE_DIR/libdbparser.so"
 
-# grouping-by() comes first, so libdbparser.so is loaded before db-parser()
-# is parsed; its trigger closes each context at once, so the aggregate
-# shows up immediately.
+# grouping-by() comes first (with context-limit(), which only ours parses);
+# its trigger closes each context at once, so the aggregate shows up
+# immediately.
 cat >"$T/group-first.conf" <<CONF
 @version: 3.38
 @module patterndb
 source s_local { unix-stream("$T/sock"); };
 parser p_group {
-  grouping-by(key("\${PID}") trigger("1" == "1") timeout(30)
+  grouping-by(key("\${PID}") trigger("1" == "1") timeout(30) context-limit(1000)
               aggregate(value("MESSAGE" "grouped \$(context-length)")) inject-mode(pass-through));
 };
 parser p_pdb { db-parser(file("$DB") prefix(".x.")); };
@@ -53,7 +55,7 @@ run_select() {
     diag "$(cat "$DAEMON_LOG")"
   fi
 }
-run_select "ours with grouping-by() before db-parser(), our build dir first in module-path" a
+run_select "ours (both parsers) with grouping-by() before db-parser(), our build dir first in module-path" a
 saved=$MODULE_PATH
 MODULE_PATH="$SYSTEM_MODULE_DIR:$top_builddir/.libs"
 run_select "ours also with the system module dir first in module-path" b
@@ -98,4 +100,42 @@ if "$SYSLOG_NG_BIN" --no-caps --module-path="$SYSTEM_MODULE_DIR" -s -f "$T/deb.c
 else
   ok "Debian's db-parser() rejects prefix() (so prefix() proves the selection)"
 fi
+
+# `@module dbparser` after ours: syslog-ng's db-parser() and grouping-by()
+# again (ours are not loaded twice, no symbol clashes), both working.
+cat >"$T/switch-back.conf" <<CONF
+@version: 3.38
+@module patterndb
+@module dbparser
+source s_local { unix-stream("$T/sock"); };
+parser p_group {
+  grouping-by(key("\${PID}") trigger("1" == "1") timeout(30)
+              aggregate(value("MESSAGE" "grouped \$(context-length)")));
+};
+parser p_pdb { db-parser(file("$DB")); };
+destination d_pdb { file("$T/pdb.log" template("\${user} \${.classifier.class}\n")); };
+destination d_group { file("$T/group.log" template("\$MSG\n")); };
+log { source(s_local); parser(p_pdb); destination(d_pdb); };
+log { source(s_local); parser(p_group); filter { message("^grouped"); }; destination(d_group); };
+CONF
+rm -f "$T/pdb.log" "$T/group.log"
+if daemon_start "$T/switch-back.conf" d; then
+  send_syslog "$T/sock" sshd "Accepted password for bob from 10.0.0.1 port 22 ssh2"
+  wait_lines "$T/pdb.log" 1 10
+  wait_lines "$T/group.log" 1 10
+  daemon_stop
+  check_eq "with @module dbparser after ours, both of syslog-ng's parsers work in one daemon" \
+    "bob system|grouped 2" "$(cat "$T/pdb.log" 2>&1)|$(cat "$T/group.log" 2>&1)"
+else
+  not_ok "with @module dbparser after ours, both of syslog-ng's parsers work in one daemon"
+fi
+sed 's/timeout(30)/timeout(30) context-limit(5)/' "$T/switch-back.conf" >"$T/switch-back-ours.conf"
+if syslog_ng -s -f "$T/switch-back-ours.conf" >/dev/null 2>&1; then
+  not_ok "with @module dbparser after ours, grouping-by() is syslog-ng's again (context-limit() rejected)"
+else
+  ok "with @module dbparser after ours, grouping-by() is syslog-ng's again (context-limit() rejected)"
+fi
+sed '/@module dbparser/d' "$T/switch-back-ours.conf" >"$T/ours-only.conf"
+check "with only @module patterndb, grouping-by() is ours (context-limit() accepted)" \
+  syslog_ng -s -f "$T/ours-only.conf"
 done_testing

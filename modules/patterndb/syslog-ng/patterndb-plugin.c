@@ -5,15 +5,17 @@
  * `db-parser` replaces the parser of syslog-ng's own libdbparser.so when the
  * configuration says `@module patterndb` (the last registration of a name
  * wins); `patterndb` is claimed by no other module, so it always selects
- * ours. grouping-by() is deliberately not registered: it stays syslog-ng's,
- * and the init function loads it first so that it cannot take db-parser
- * back later (see patterndb_module_init()).
+ * ours. `grouping-by` is ours too (grouping-by.c): with both names
+ * registered here, nothing in a configuration that loads us makes
+ * syslog-ng autoload libdbparser.so; an explicit `@module dbparser` after
+ * ours switches both names back to syslog-ng's.
  *
  * Only module_info and patterndb_module_init are exported (the rest of the
  * module is built with -fvisibility=hidden and a version script), so this
  * module and libdbparser.so can live in one process without symbol clashes.
  */
 #include "patterndb-parser.h"
+#include "grouping-by-parser.h"
 #include "plugin.h"
 #include "plugin-types.h"
 #include "syslog-ng-config.h"
@@ -32,6 +34,11 @@ static Plugin pdb_sng_plugins[] =
     .name = "patterndb",
     .parser = &patterndb_parser,
   },
+  {
+    .type = LL_CONTEXT_PARSER,
+    .name = "grouping-by",
+    .parser = &pdb_grouping_by_parser,
+  },
 };
 
 PDB_SNG_EXPORT gboolean patterndb_module_init(PluginContext *context, CfgArgs *args);
@@ -39,14 +46,7 @@ PDB_SNG_EXPORT gboolean patterndb_module_init(PluginContext *context, CfgArgs *a
 PDB_SNG_EXPORT gboolean
 patterndb_module_init(PluginContext *context, CfgArgs *args)
 {
-  /*
-   * Make syslog-ng's grouping-by() registered before we register db-parser:
-   * looking it up loads libdbparser.so now (if it is installed and not yet
-   * loaded), which registers its own db-parser, and ours replaces it below.
-   * Without this, a grouping-by() written before the first db-parser()
-   * would autoload libdbparser.so at that point and take the name back.
-   */
-  plugin_find(context, LL_CONTEXT_PARSER, "grouping-by");
+  (void) args;
   plugin_register(context, pdb_sng_plugins, G_N_ELEMENTS(pdb_sng_plugins));
   return TRUE;
 }
@@ -56,7 +56,7 @@ PDB_SNG_EXPORT const ModuleInfo module_info =
   .canonical_name = "patterndb",
   .version = SYSLOG_NG_VERSION,
   .description = "patterndb: radix-tree message classification, db-parser() and patterndb() parsers "
-                 "(drop-in for syslog-ng's db-parser)",
+                 "(drop-in for syslog-ng's db-parser), and grouping-by()",
   .core_revision = SYSLOG_NG_SOURCE_REVISION,
   .plugins = pdb_sng_plugins,
   .plugins_len = G_N_ELEMENTS(pdb_sng_plugins),

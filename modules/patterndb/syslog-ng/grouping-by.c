@@ -1,0 +1,711 @@
+/*
+ * grouping-by.c: the grouping-by() LogParser: messages that pass where()
+ * are gathered into contexts by scope fields plus key(); a context closes
+ * when trigger() holds for it (evaluated with each new message), when it
+ * times out, or when the context limit needs room; then, sorted by
+ * sort-key() and if having() holds, it yields one aggregate message.
+ *
+ * Behaviour follows syslog-ng 3.38's grouping-by() as observed in the
+ * daemon (tests/e2e/test-grouping-by.sh runs both on the same input):
+ * - every message that enters a context gets `.classifier.context_id` (the
+ *   expanded key) and is write-protected (the context keeps it);
+ * - filters and templates run with the context as syslog-ng's own
+ *   filter and template code sees one (messages oldest first, after the
+ *   sort): `${name}@N` is N messages back, $(context-length) the count;
+ *   while aggregate() values are formatted the new message is appended, so
+ *   @0 is the aggregate itself;
+ * - the aggregate: inherit-mode(context) (the default) copies the last
+ *   message and the values only older ones have; last-message copies the
+ *   last message; none starts empty with the last message's timestamp.
+ *   Then the scope fields (process: HOST PROGRAM PID, program: HOST
+ *   PROGRAM, host: HOST, global (the default): none), the tags, then the
+ *   values in order (names with prefix());
+ * - aggregates go, by inject-mode(): pass-through and aggregate-only:
+ *   forwarded to the next element of the log path (when a message closes a
+ *   context, its aggregate goes ahead of it); internal: posted to
+ *   internal(). aggregate-only drops every message that reaches the parser.
+ *
+ * Time and state live in a PdbGrouping (correlation/grouping.h, its own
+ * lock). The clock follows message timestamps capped at now; a 1 s timer
+ * in the main loop adds the real time elapsed since the last message or
+ * tick. The state is handed to the next configuration through the persist
+ * store, so open contexts survive SIGHUP.
+ */
+#include "grouping-by.h"
+
+#include "correlation/grouping.h"
+#include "scratch-buffers.h"
+#include "messages.h"
+#include "logmsg/tags.h"
+#include "cfg.h"
+
+#include <iv.h>
+#include <string.h>
+#include <time.h>
+
+typedef enum
+{
+  PDB_GB_SCOPE_PROCESS,
+  PDB_GB_SCOPE_PROGRAM,
+  PDB_GB_SCOPE_HOST,
+  PDB_GB_SCOPE_GLOBAL,
+} PdbGbScope;
+
+typedef enum
+{
+  PDB_GB_INHERIT_NONE,
+  PDB_GB_INHERIT_LAST_MESSAGE,
+  PDB_GB_INHERIT_CONTEXT,
+} PdbGbInherit;
+
+typedef enum
+{
+  PDB_GB_INJECT_PASS_THROUGH,
+  PDB_GB_INJECT_INTERNAL,
+  PDB_GB_INJECT_AGGREGATE_ONLY,
+} PdbGbInject;
+
+typedef struct _PdbGbValue
+{
+  gchar *name;
+  LogTemplate *value;
+} PdbGbValue;
+
+typedef struct _PdbGroupingBy
+{
+  LogParser super;
+
+  /* options */
+  LogTemplate *key;
+  LogTemplate *sort_key;
+  PdbGbScope scope;
+  FilterExprNode *where;
+  FilterExprNode *having;
+  FilterExprNode *trigger;
+  gint timeout;                 /* < 1: not set (an error at init) */
+  gboolean has_aggregate;
+  GPtrArray *values;            /* PdbGbValue* */
+  GArray *tags;                 /* LogTagId, registered while parsing (as 3.38 does,
+                                 * which orders them before the source tags) */
+  PdbGbInherit inherit_mode;
+  PdbGbInject inject_mode;
+  gchar *prefix;
+  guint context_limit;          /* 0: the default */
+
+  /* state */
+  NVHandle context_id_handle;
+  gchar *persist_key;
+  PdbGrouping *state;           /* NULL outside init()..deinit() */
+  PdbGroupingHooks hooks;
+  struct iv_timer tick;
+  GMutex tick_lock;
+  gint64 last_tick;             /* real time (µs) the clock was last brought up to date */
+} PdbGroupingBy;
+
+/* --- options ---------------------------------------------------------------- */
+
+void
+pdb_grouping_by_set_key(LogParser *s, LogTemplate *key)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+
+  log_template_unref(self->key);
+  self->key = key;
+}
+
+void
+pdb_grouping_by_set_sort_key(LogParser *s, LogTemplate *sort_key)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+
+  log_template_unref(self->sort_key);
+  self->sort_key = sort_key;
+}
+
+/* @text with `_` read as `-`, compared with @word. */
+static gboolean
+pdb_gb_word_is(const gchar *text, const gchar *word)
+{
+  gsize i;
+
+  for (i = 0; text[i] && word[i]; i++)
+    if ((text[i] == '_' ? '-' : text[i]) != word[i])
+      return FALSE;
+  return text[i] == word[i];
+}
+
+gboolean
+pdb_grouping_by_set_scope(LogParser *s, const gchar *scope)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+  static const struct { const gchar *name; PdbGbScope scope; } names[] =
+  {
+    { "process", PDB_GB_SCOPE_PROCESS },
+    { "program", PDB_GB_SCOPE_PROGRAM },
+    { "host", PDB_GB_SCOPE_HOST },
+    { "global", PDB_GB_SCOPE_GLOBAL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS(names); i++)
+    if (g_ascii_strcasecmp(scope, names[i].name) == 0)
+      {
+        self->scope = names[i].scope;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+pdb_gb_replace_filter(FilterExprNode **slot, FilterExprNode *expr)
+{
+  if (*slot)
+    filter_expr_unref(*slot);
+  *slot = expr;
+}
+
+void
+pdb_grouping_by_set_where(LogParser *s, FilterExprNode *expr)
+{
+  pdb_gb_replace_filter(&((PdbGroupingBy *) s)->where, expr);
+}
+
+void
+pdb_grouping_by_set_having(LogParser *s, FilterExprNode *expr)
+{
+  pdb_gb_replace_filter(&((PdbGroupingBy *) s)->having, expr);
+}
+
+void
+pdb_grouping_by_set_trigger(LogParser *s, FilterExprNode *expr)
+{
+  pdb_gb_replace_filter(&((PdbGroupingBy *) s)->trigger, expr);
+}
+
+void
+pdb_grouping_by_set_timeout(LogParser *s, gint timeout)
+{
+  ((PdbGroupingBy *) s)->timeout = timeout;
+}
+
+gboolean
+pdb_grouping_by_set_inject_mode(LogParser *s, const gchar *mode)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+
+  if (pdb_gb_word_is(mode, "pass-through"))
+    self->inject_mode = PDB_GB_INJECT_PASS_THROUGH;
+  else if (pdb_gb_word_is(mode, "internal"))
+    self->inject_mode = PDB_GB_INJECT_INTERNAL;
+  else if (pdb_gb_word_is(mode, "aggregate-only"))
+    self->inject_mode = PDB_GB_INJECT_AGGREGATE_ONLY;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+void
+pdb_grouping_by_set_prefix(LogParser *s, const gchar *prefix)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+
+  g_free(self->prefix);
+  self->prefix = (prefix && *prefix) ? g_strdup(prefix) : NULL;
+}
+
+void
+pdb_grouping_by_set_context_limit(LogParser *s, guint limit)
+{
+  ((PdbGroupingBy *) s)->context_limit = limit;
+}
+
+void
+pdb_grouping_by_begin_aggregate(LogParser *s)
+{
+  ((PdbGroupingBy *) s)->has_aggregate = TRUE;
+}
+
+static void
+pdb_gb_value_free(PdbGbValue *v)
+{
+  g_free(v->name);
+  log_template_unref(v->value);
+  g_free(v);
+}
+
+void
+pdb_grouping_by_add_value(LogParser *s, const gchar *name, LogTemplate *value)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+  PdbGbValue *v = g_new0(PdbGbValue, 1);
+
+  v->name = g_strdup(name);
+  v->value = value;
+  g_ptr_array_add(self->values, v);
+}
+
+void
+pdb_grouping_by_add_tag(LogParser *s, const gchar *tag)
+{
+  LogTagId id = log_tags_get_by_name(tag);
+
+  g_array_append_val(((PdbGroupingBy *) s)->tags, id);
+}
+
+gboolean
+pdb_grouping_by_set_inherit_mode(LogParser *s, const gchar *mode)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+
+  if (pdb_gb_word_is(mode, "none"))
+    self->inherit_mode = PDB_GB_INHERIT_NONE;
+  else if (pdb_gb_word_is(mode, "last-message"))
+    self->inherit_mode = PDB_GB_INHERIT_LAST_MESSAGE;
+  else if (pdb_gb_word_is(mode, "context"))
+    self->inherit_mode = PDB_GB_INHERIT_CONTEXT;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* --- hooks of the grouping state (run under its lock) ------------------------ */
+
+static LogTemplateEvalOptions
+pdb_gb_eval_options(PdbGroupingBy *self)
+{
+  LogTemplateEvalOptions options =
+  {
+    &log_pipe_get_config(&self->super.super)->template_options, LTZ_LOCAL, 0, NULL, LM_VT_STRING
+  };
+  return options;
+}
+
+static gboolean
+pdb_gb_eval(PdbGroupingBy *self, FilterExprNode *expr, GPtrArray *messages)
+{
+  LogTemplateEvalOptions options = pdb_gb_eval_options(self);
+
+  return filter_expr_eval_with_context(expr, (LogMessage **) messages->pdata, (gint) messages->len, &options);
+}
+
+static gboolean
+pdb_gb_trigger(GPtrArray *messages, gpointer user_data)
+{
+  PdbGroupingBy *self = user_data;
+
+  return self->trigger && pdb_gb_eval(self, self->trigger, messages);
+}
+
+typedef struct
+{
+  gchar *key;
+  guint position;
+  LogMessage *msg;
+} PdbGbSortItem;
+
+static gint
+pdb_gb_compare_sort_items(gconstpointer a, gconstpointer b)
+{
+  const PdbGbSortItem *x = a, *y = b;
+  gint c = strcmp(x->key, y->key);
+
+  if (c)
+    return c;
+  return x->position < y->position ? -1 : (x->position > y->position);
+}
+
+/* Orders @messages by sort-key(), ties in arrival order. */
+static void
+pdb_gb_sort(PdbGroupingBy *self, GPtrArray *messages)
+{
+  LogTemplateEvalOptions options = pdb_gb_eval_options(self);
+  PdbGbSortItem *items = g_new(PdbGbSortItem, messages->len);
+  GString *buf = g_string_sized_new(64);
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      items[i].msg = g_ptr_array_index(messages, i);
+      items[i].position = i;
+      log_template_format(self->sort_key, items[i].msg, &options, buf);
+      items[i].key = g_strndup(buf->str, buf->len);
+    }
+  qsort(items, messages->len, sizeof(PdbGbSortItem), pdb_gb_compare_sort_items);
+  for (guint i = 0; i < messages->len; i++)
+    {
+      messages->pdata[i] = items[i].msg;
+      g_free(items[i].key);
+    }
+  g_string_free(buf, TRUE);
+  g_free(items);
+}
+
+static LogMessage *
+pdb_gb_new_aggregate(PdbGroupingBy *self, GPtrArray *messages)
+{
+  LogMessage *last = g_ptr_array_index(messages, messages->len - 1);
+  LogPathOptions path_options = LOG_PATH_OPTIONS_INIT;
+  LogMessage *gen;
+
+  switch (self->inherit_mode)
+    {
+    case PDB_GB_INHERIT_NONE:
+      gen = log_msg_new_local();
+      gen->timestamps[LM_TS_STAMP] = last->timestamps[LM_TS_STAMP];
+      break;
+    case PDB_GB_INHERIT_LAST_MESSAGE:
+      gen = log_msg_clone_cow(last, &path_options);
+      break;
+    case PDB_GB_INHERIT_CONTEXT:
+    default:
+      gen = log_msg_clone_cow(last, &path_options);
+      log_msg_merge_context(gen, (LogMessage **) messages->pdata, messages->len);
+      break;
+    }
+
+  static const NVHandle scope_fields[] = { LM_V_PID, LM_V_PROGRAM, LM_V_HOST };
+  guint first = self->scope == PDB_GB_SCOPE_PROCESS ? 0
+                : self->scope == PDB_GB_SCOPE_PROGRAM ? 1
+                : self->scope == PDB_GB_SCOPE_HOST ? 2 : 3;
+  for (guint i = first; i < G_N_ELEMENTS(scope_fields); i++)
+    {
+      gssize len = 0;
+      const gchar *value = log_msg_get_value(last, scope_fields[i], &len);
+
+      log_msg_set_value(gen, scope_fields[i], value, len);
+    }
+  for (guint i = 0; i < self->tags->len; i++)
+    log_msg_set_tag_by_id(gen, g_array_index(self->tags, LogTagId, i));
+  return gen;
+}
+
+/* Formats the aggregate's values over the context with the aggregate
+ * appended (@0), as 3.38 does. */
+static void
+pdb_gb_apply_values(PdbGroupingBy *self, GPtrArray *messages, LogMessage *gen)
+{
+  LogTemplateEvalOptions options = pdb_gb_eval_options(self);
+  GString *buf = g_string_sized_new(128);
+  GString *name = g_string_sized_new(32);
+
+  g_ptr_array_add(messages, gen);
+  for (guint i = 0; i < self->values->len; i++)
+    {
+      PdbGbValue *v = g_ptr_array_index(self->values, i);
+      LogMessageValueType type = LM_VT_STRING;
+
+      log_template_format_value_and_type_with_context(v->value, (LogMessage **) messages->pdata,
+                                                      (gint) messages->len, &options, buf, &type);
+      g_string_assign(name, self->prefix ? self->prefix : "");
+      g_string_append(name, v->name);
+      log_msg_set_value_by_name_with_type(gen, name->str, buf->str, buf->len, type);
+    }
+  /* not ours to unref: the context's array frees its elements */
+  g_ptr_array_steal_index(messages, messages->len - 1);
+  g_string_free(name, TRUE);
+  g_string_free(buf, TRUE);
+}
+
+static gpointer
+pdb_gb_close(GPtrArray *messages, gpointer user_data)
+{
+  PdbGroupingBy *self = user_data;
+
+  if (self->sort_key)
+    pdb_gb_sort(self, messages);
+  if (self->having && !pdb_gb_eval(self, self->having, messages))
+    {
+      msg_debug("grouping-by(): having() is false, context dropped", log_pipe_location_tag(&self->super.super));
+      return NULL;
+    }
+
+  LogMessage *gen = pdb_gb_new_aggregate(self, messages);
+  pdb_gb_apply_values(self, messages, gen);
+  return gen;
+}
+
+static void
+pdb_gb_emit(gpointer msg, gpointer user_data)
+{
+  PdbGroupingBy *self = user_data;
+  LogMessage *gen = msg;
+
+  if (self->inject_mode == PDB_GB_INJECT_INTERNAL)
+    msg_post_message(log_msg_ref(gen));
+  else
+    {
+      LogPathOptions path_options = LOG_PATH_OPTIONS_INIT;
+
+      /* an aggregate has no source to acknowledge to */
+      path_options.ack_needed = FALSE;
+      log_pipe_forward_msg(&self->super.super, log_msg_ref(gen), &path_options);
+    }
+}
+
+static gpointer
+pdb_gb_msg_ref(gpointer msg)
+{
+  return log_msg_ref(msg);
+}
+
+static void
+pdb_gb_msg_unref(gpointer msg)
+{
+  log_msg_unref(msg);
+}
+
+static const PdbGroupingMessageOps pdb_gb_message_ops = { pdb_gb_msg_ref, pdb_gb_msg_unref };
+
+/* --- message processing ------------------------------------------------------- */
+
+/* Appends "<length>:<value>" so that no two field lists make the same key. */
+static void
+pdb_gb_append_key_part(GString *key, const gchar *value, gssize len)
+{
+  g_string_append_printf(key, "%" G_GSSIZE_FORMAT ":", len);
+  g_string_append_len(key, value, len);
+}
+
+static void
+pdb_gb_build_key(PdbGroupingBy *self, LogMessage *msg, const GString *id, GString *key)
+{
+  static const NVHandle scope_fields[] = { LM_V_HOST, LM_V_PROGRAM, LM_V_PID };
+  guint n = self->scope == PDB_GB_SCOPE_PROCESS ? 3
+            : self->scope == PDB_GB_SCOPE_PROGRAM ? 2
+            : self->scope == PDB_GB_SCOPE_HOST ? 1 : 0;
+
+  g_string_truncate(key, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      gssize len = 0;
+      const gchar *value = log_msg_get_value(msg, scope_fields[i], &len);
+
+      pdb_gb_append_key_part(key, value, len);
+    }
+  pdb_gb_append_key_part(key, id->str, id->len);
+}
+
+static gboolean
+pdb_gb_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *path_options,
+               const gchar *input, gsize input_len)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+  gboolean pass = self->inject_mode != PDB_GB_INJECT_AGGREGATE_ONLY;
+
+  (void) input;
+  (void) input_len;
+  if (self->where && !filter_expr_eval_root(self->where, pmsg, path_options))
+    return pass;
+
+  LogMessage *msg = log_msg_make_writable(pmsg, path_options);
+  ScratchBuffersMarker marker;
+  LogTemplateEvalOptions options = pdb_gb_eval_options(self);
+
+  scratch_buffers_mark(&marker);
+  GString *id = scratch_buffers_alloc();
+  GString *key = scratch_buffers_alloc();
+  log_template_format(self->key, msg, &options, id);
+  log_msg_set_value(msg, self->context_id_handle, id->str, id->len);
+  pdb_gb_build_key(self, msg, id, key);
+  /* the context keeps the message: later writers must copy it */
+  log_msg_write_protect(msg);
+
+  g_mutex_lock(&self->tick_lock);
+  self->last_tick = g_get_real_time();
+  g_mutex_unlock(&self->tick_lock);
+  pdb_grouping_add(self->state, key->str, key->len, msg, msg->timestamps[LM_TS_STAMP].ut_sec,
+                   (gint64) time(NULL), self->timeout, &self->hooks);
+  scratch_buffers_reclaim_marked(marker);
+  return pass;
+}
+
+/* The idle timer: adds the whole seconds of real time elapsed since the
+ * clock was last brought up to date (by a message or by this timer). */
+static void
+pdb_gb_tick(void *cookie)
+{
+  PdbGroupingBy *self = cookie;
+  gint64 now = g_get_real_time();
+  gint64 seconds = 0;
+
+  g_mutex_lock(&self->tick_lock);
+  gint64 diff = now - self->last_tick;
+  if (diff >= G_USEC_PER_SEC)
+    {
+      seconds = diff / G_USEC_PER_SEC;
+      self->last_tick += seconds * G_USEC_PER_SEC;
+    }
+  else if (diff < 0)
+    self->last_tick = now;
+  g_mutex_unlock(&self->tick_lock);
+
+  if (seconds && self->state)
+    pdb_grouping_advance_time(self->state, seconds, &self->hooks);
+  iv_validate_now();
+  self->tick.expires = iv_now;
+  self->tick.expires.tv_sec += 1;
+  iv_timer_register(&self->tick);
+}
+
+/* --- life cycle ------------------------------------------------------------ */
+
+static gchar *
+pdb_gb_build_persist_key(PdbGroupingBy *self)
+{
+  const gchar *name = log_pipe_get_persist_name(&self->super.super);
+
+  if (name)
+    return g_strdup_printf("patterndb-grouping-by(%s)", name);
+  return g_strdup_printf("patterndb-grouping-by(key=%s,scope=%d,timeout=%d)",
+                         self->key ? self->key->template : "", (gint) self->scope, self->timeout);
+}
+
+static gboolean
+pdb_gb_init_filter(PdbGroupingBy *self, FilterExprNode *expr)
+{
+  return !expr || filter_expr_init(expr, log_pipe_get_config(&self->super.super));
+}
+
+static gboolean
+pdb_gb_init(LogPipe *s)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+  GlobalConfig *cfg = log_pipe_get_config(s);
+
+  if (!self->key)
+    {
+      msg_error("grouping-by(): key() is mandatory", log_pipe_location_tag(s));
+      return FALSE;
+    }
+  if (self->timeout < 1)
+    {
+      msg_error("grouping-by(): timeout() must be given and greater than 0", log_pipe_location_tag(s));
+      return FALSE;
+    }
+  if (!self->has_aggregate)
+    {
+      msg_error("grouping-by(): aggregate() is mandatory", log_pipe_location_tag(s));
+      return FALSE;
+    }
+  if (!pdb_gb_init_filter(self, self->where) || !pdb_gb_init_filter(self, self->having)
+      || !pdb_gb_init_filter(self, self->trigger))
+    return FALSE;
+
+  self->context_id_handle = log_msg_get_value_handle(".classifier.context_id");
+  g_free(self->persist_key);
+  self->persist_key = pdb_gb_build_persist_key(self);
+  if (!self->state)
+    {
+      self->state = cfg_persist_config_fetch(cfg, self->persist_key);
+      if (self->state)
+        {
+          msg_debug("grouping-by(): contexts kept across reload",
+                    evt_tag_int("contexts", pdb_grouping_get_context_count(self->state)),
+                    log_pipe_location_tag(s));
+          pdb_grouping_set_max_contexts(self->state, self->context_limit);
+        }
+      else
+        self->state = pdb_grouping_new(&pdb_gb_message_ops, self->context_limit);
+    }
+  self->last_tick = g_get_real_time();
+  IV_TIMER_INIT(&self->tick);
+  self->tick.cookie = self;
+  self->tick.handler = pdb_gb_tick;
+  iv_validate_now();
+  self->tick.expires = iv_now;
+  self->tick.expires.tv_sec += 1;
+  iv_timer_register(&self->tick);
+  return log_parser_init_method(s);
+}
+
+static gboolean
+pdb_gb_deinit(LogPipe *s)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+  GlobalConfig *cfg = log_pipe_get_config(s);
+
+  if (iv_timer_registered(&self->tick))
+    iv_timer_unregister(&self->tick);
+  if (self->state && cfg->persist && self->persist_key)
+    cfg_persist_config_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free, TRUE);
+  else
+    pdb_grouping_free(self->state);
+  self->state = NULL;
+  return log_parser_deinit_method(s);
+}
+
+static FilterExprNode *
+pdb_gb_clone_filter(FilterExprNode *expr)
+{
+  return expr ? filter_expr_clone(expr) : NULL;
+}
+
+static LogPipe *
+pdb_gb_clone(LogPipe *s)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+  LogParser *clone = pdb_grouping_by_new(log_pipe_get_config(s));
+  PdbGroupingBy *other = (PdbGroupingBy *) clone;
+
+  other->key = log_template_ref(self->key);
+  other->sort_key = log_template_ref(self->sort_key);
+  other->scope = self->scope;
+  other->where = pdb_gb_clone_filter(self->where);
+  other->having = pdb_gb_clone_filter(self->having);
+  other->trigger = pdb_gb_clone_filter(self->trigger);
+  other->timeout = self->timeout;
+  other->has_aggregate = self->has_aggregate;
+  for (guint i = 0; i < self->values->len; i++)
+    {
+      PdbGbValue *v = g_ptr_array_index(self->values, i);
+
+      pdb_grouping_by_add_value(clone, v->name, log_template_ref(v->value));
+    }
+  g_array_append_vals(other->tags, self->tags->data, self->tags->len);
+  other->inherit_mode = self->inherit_mode;
+  other->inject_mode = self->inject_mode;
+  pdb_grouping_by_set_prefix(clone, self->prefix);
+  other->context_limit = self->context_limit;
+  if (log_pipe_get_persist_name(s))
+    log_pipe_set_persist_name(&clone->super, log_pipe_get_persist_name(s));
+  return &clone->super;
+}
+
+static void
+pdb_gb_free(LogPipe *s)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+
+  pdb_grouping_free(self->state);
+  log_template_unref(self->key);
+  log_template_unref(self->sort_key);
+  pdb_gb_replace_filter(&self->where, NULL);
+  pdb_gb_replace_filter(&self->having, NULL);
+  pdb_gb_replace_filter(&self->trigger, NULL);
+  g_ptr_array_free(self->values, TRUE);
+  g_array_free(self->tags, TRUE);
+  g_free(self->prefix);
+  g_free(self->persist_key);
+  g_mutex_clear(&self->tick_lock);
+  log_parser_free_method(s);
+}
+
+LogParser *
+pdb_grouping_by_new(GlobalConfig *cfg)
+{
+  PdbGroupingBy *self = g_new0(PdbGroupingBy, 1);
+
+  log_parser_init_instance(&self->super, cfg);
+  self->super.super.init = pdb_gb_init;
+  self->super.super.deinit = pdb_gb_deinit;
+  self->super.super.free_fn = pdb_gb_free;
+  self->super.super.clone = pdb_gb_clone;
+  self->super.process = pdb_gb_process;
+  self->scope = PDB_GB_SCOPE_GLOBAL;
+  self->timeout = -1;
+  self->inherit_mode = PDB_GB_INHERIT_CONTEXT;
+  self->inject_mode = PDB_GB_INJECT_PASS_THROUGH;
+  self->values = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_gb_value_free);
+  self->tags = g_array_new(FALSE, FALSE, sizeof(LogTagId));
+  self->hooks = (PdbGroupingHooks) { pdb_gb_trigger, pdb_gb_close, pdb_gb_emit, self };
+  g_mutex_init(&self->tick_lock);
+  return &self->super;
+}
