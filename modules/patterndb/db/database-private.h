@@ -34,6 +34,7 @@ struct _PdbDatabase
   PdbRuleset *catch_all;   /* rulesets without <pattern>; NULL until a ruleset is loaded */
   PdbRadix *programs;      /* built and frozen by pdb_database_finish() */
   gchar *capture_prefix;   /* PdbLoadOptions.capture_prefix, or NULL */
+  GStringChunk *strings;   /* the rules' strings (rule.c): freed with the database only */
 };
 
 PdbDatabase *pdb_database_new(const PdbLoadOptions *options);
@@ -52,6 +53,13 @@ void pdb_database_add_rule(PdbDatabase *db, PdbRule *rule);
 void pdb_database_index_rule(PdbDatabase *db, PdbRule *rule);
 /* Builds the program tree and freezes every tree. Warnings go to @options. */
 void pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options);
+
+/* Copies @length bytes of @text (-1: up to its NUL) into the database's
+ * string pool; the copy lives as long as the database. */
+const gchar *pdb_database_store(PdbDatabase *db, const gchar *text, gssize length);
+/* The same for strings that repeat (class names, tags, providers): equal
+ * strings get one copy. */
+const gchar *pdb_database_intern(PdbDatabase *db, const gchar *text);
 
 /* Emits a warning through @options (or stderr). */
 void pdb_database_warn(const PdbLoadOptions *options, const gchar *format, ...) G_GNUC_PRINTF(2, 3);
@@ -75,6 +83,7 @@ gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadO
                               GError **error);
 
 /* rule.c: constructors and destructors of the plain data of rule.h. */
+/* A rule without strings: the loader sets the class (pdb_rule_set_class()) first. */
 PdbRule *pdb_rule_new(void);
 void pdb_rule_free(PdbRule *rule);
 PdbRuleset *pdb_ruleset_new(void);
@@ -89,8 +98,12 @@ PdbAction *pdb_action_new(void);
 void pdb_action_free(PdbAction *action);
 void pdb_synthetic_message_init(PdbSyntheticMessage *message);
 void pdb_synthetic_message_clear(PdbSyntheticMessage *message);
-/* Sets class_name (NULL: "system") and the class tag cut to 31 bytes. */
-void pdb_rule_set_class(PdbRule *rule, const gchar *class_name);
+/* Sets class_name (NULL: "system") and the class tag cut to 31 bytes (both pooled). */
+void pdb_rule_set_class(PdbDatabase *db, PdbRule *rule, const gchar *class_name);
+/* Appends to one of a rule's arrays, replacing the shared empty array by a
+ * new one (freeing its elements with @free_func) on the first element. */
+void pdb_rule_array_add(GPtrArray **array, gpointer element, GDestroyNotify free_func);
+void pdb_rule_location_add(GArray **array, const PdbLocation *location);
 
 G_END_DECLS
 

@@ -48,6 +48,7 @@ pdb_database_new(const PdbLoadOptions *options)
   db->rule_by_id = g_hash_table_new(g_str_hash, g_str_equal);
   db->programs_order = g_ptr_array_new_with_free_func((GDestroyNotify) program_entry_free);
   db->program_by_pattern = g_hash_table_new(g_str_hash, g_str_equal);
+  db->strings = g_string_chunk_new(64 * 1024);
   if (options && options->capture_prefix && options->capture_prefix[0])
     db->capture_prefix = g_strdup(options->capture_prefix);
   return db;
@@ -76,7 +77,20 @@ pdb_database_unref(PdbDatabase *db)
   g_free(db->version);
   g_free(db->pub_date);
   g_free(db->capture_prefix);
+  g_string_chunk_free(db->strings);
   g_free(db);
+}
+
+const gchar *
+pdb_database_store(PdbDatabase *db, const gchar *text, gssize length)
+{
+  return g_string_chunk_insert_len(db->strings, text, length);
+}
+
+const gchar *
+pdb_database_intern(PdbDatabase *db, const gchar *text)
+{
+  return g_string_chunk_insert_const(db->strings, text);
 }
 
 void

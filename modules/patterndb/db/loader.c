@@ -23,6 +23,7 @@
  * error, not an expansion), no DTD loading, no network (XML_PARSE_NONET),
  * and files larger than PDB_LOADER_MAX_FILE_SIZE are refused.
  */
+#define _GNU_SOURCE   /* memrchr() */
 #include "db/database-private.h"
 #include "db/template.h"
 
@@ -220,6 +221,9 @@ typedef struct _PdbLoader
   gchar *value_name;        /* attributes of the open <value>/<test_value> */
   gchar *value_type;
   PdbLocation value_location;
+  const PdbRule *last_rule_class; /* the last rule whose class was set (set_rule_class) */
+  gsize last_class_length;  /* strlen() of its class_name */
+  const gchar *last_provider; /* the last provider attribute, pooled */
 } PdbLoader;
 
 /* ---- positions and errors ---------------------------------------------- */
@@ -254,16 +258,13 @@ loader_element_location(PdbLoader *self)
 
   const xmlChar *base = self->ctxt->input->base;
   const xmlChar *cur = self->ctxt->input->cur;
-  const xmlChar *lt = cur;
-  while (lt > base && *lt != '<')
-    lt--;
-  if (*lt != '<')
+  const xmlChar *lt = memrchr(base, '<', cur - base + 1);
+  if (!lt)
     return location;
 
   gint newlines = 0;
-  for (const xmlChar *q = lt; q < cur; q++)
-    if (*q == '\n')
-      newlines++;
+  for (const xmlChar *q = lt; (q = memchr(q, '\n', cur - q)); q++)
+    newlines++;
   if (newlines == 0)
     location.column -= (gint) (cur - lt);
   else
@@ -373,6 +374,39 @@ attr_dup(const Attributes *attrs, const gchar *name)
       return g_string_free(value, FALSE);
     }
   return NULL;
+}
+
+/*
+ * The value of one attribute tuple (from attrs->raw, or NULL) in the
+ * database's string pool, interned when @intern (providers), or NULL.
+ * Decodes "&#38;" as attr_dup() does.
+ */
+static gchar *
+attr_pool(PdbLoader *self, const xmlChar **a, gboolean intern)
+{
+  if (!a)
+    return NULL;
+
+  const gchar *p = (const gchar *) a[3];
+  const gchar *end = (const gchar *) a[4];
+  if (!intern && !memchr(p, '&', end - p))
+    return (gchar *) pdb_database_store(self->db, p, end - p);
+
+  Attributes one = { 1, a };
+  gchar *value = attr_dup(&one, (const gchar *) a[0]);
+  const gchar *pooled = intern ? pdb_database_intern(self->db, value)
+                               : pdb_database_store(self->db, value, -1);
+  g_free(value);
+  return (gchar *) pooled;
+}
+
+/* The value of one attribute tuple as a new string, or NULL. */
+static gchar *
+attr_dup_one(const xmlChar **a)
+{
+  Attributes one = { 1, a };
+
+  return a ? attr_dup(&one, (const gchar *) a[0]) : NULL;
 }
 
 /* ---- small parsers for attribute values -------------------------------- */
@@ -492,18 +526,61 @@ start_ruleset(PdbLoader *self, const Attributes *attrs)
   pdb_database_get_catch_all(self->db);
 }
 
+/* A rule's class (@a: its class attribute, NULL: none, "system"). The
+ * class of the previous <rule> is most often the class of the next one,
+ * so that one is reused without interning it again. */
+static void
+set_rule_class(PdbLoader *self, PdbRule *rule, const xmlChar **a)
+{
+  const gchar *raw = a ? (const gchar *) a[3] : "system";
+  gsize length = a ? (gsize) ((const gchar *) a[4] - raw) : strlen(raw);
+
+  if (self->last_rule_class && length == self->last_class_length
+      && memcmp(self->last_rule_class->class_name, raw, length) == 0 && !memchr(raw, '&', length))
+    {
+      rule->class_name = self->last_rule_class->class_name;
+      rule->class_tag = self->last_rule_class->class_tag;
+      return;
+    }
+  gchar *value = a ? attr_dup_one(a) : NULL;
+  pdb_rule_set_class(self->db, rule, value);
+  g_free(value);
+  self->last_class_length = strlen(rule->class_name);
+  self->last_rule_class = rule;
+}
+
 static void
 start_rule(PdbLoader *self, const Attributes *attrs)
 {
+  enum { A_ID, A_CLASS, A_PROVIDER, A_TIMEOUT, A_SCOPE, A_CONTEXT_ID, A_COUNT };
+  static const gchar *const names[A_COUNT] =
+  {
+    "id", "class", "provider", "context-timeout", "context-scope", "context-id"
+  };
+  const xmlChar **found[A_COUNT] = { NULL };
   PdbRule *rule = pdb_rule_new();
   gchar *value;
 
+  /* one pass over the attributes; they are then handled in a fixed order */
+  for (gint i = 0; i < attrs->count; i++)
+    {
+      const xmlChar **a = attrs->raw + i * 5;
+
+      for (gint k = 0; k < A_COUNT; k++)
+        if (!found[k] && strcmp((const gchar *) a[0], names[k]) == 0)
+          {
+            found[k] = a;
+            break;
+          }
+    }
+
+  set_rule_class(self, rule, found[A_CLASS]);
   rule->location = self->start_location;
   pdb_database_add_rule(self->db, rule);
   self->rule = rule;
   g_ptr_array_add(self->ruleset->rules, rule);
 
-  rule->id = attr_dup(attrs, "id");
+  rule->id = attr_pool(self, found[A_ID], FALSE);
   if (!rule->id)
     {
       loader_fail(self, PDB_DB_ERROR_STRUCTURE, "<rule> has no id attribute; add id='...' (a unique name)");
@@ -511,23 +588,29 @@ start_rule(PdbLoader *self, const Attributes *attrs)
     }
   pdb_database_index_rule(self->db, rule);
 
-  value = attr_dup(attrs, "class");
-  if (value)
-    pdb_rule_set_class(rule, value);
-  g_free(value);
-  rule->provider = attr_dup(attrs, "provider");
+  if (found[A_PROVIDER])
+    {
+      const xmlChar **a = found[A_PROVIDER];
+      gsize length = a[4] - a[3];
 
-  value = attr_dup(attrs, "context-timeout");
+      /* as the class: most rules repeat the provider of the previous one */
+      if (!(self->last_provider && strlen(self->last_provider) == length
+            && memcmp(self->last_provider, a[3], length) == 0 && !memchr(a[3], '&', length)))
+        self->last_provider = attr_pool(self, a, TRUE);
+      rule->provider = (gchar *) self->last_provider;
+    }
+
+  value = attr_dup_one(found[A_TIMEOUT]);
   if (value)
     rule->context_timeout = parse_timeout(self, value);
   g_free(value);
 
-  value = attr_dup(attrs, "context-scope");
+  value = attr_dup_one(found[A_SCOPE]);
   if (value)
     parse_scope(self, value, &rule->context_scope);
   g_free(value);
 
-  rule->context_id = attr_dup(attrs, "context-id");
+  rule->context_id = attr_pool(self, found[A_CONTEXT_ID], FALSE);
   if (rule->context_id)
     rule->context_id_template = compile_template(self, "context-id", rule->context_id, FALSE);
 }
@@ -551,7 +634,7 @@ start_example(PdbLoader *self)
 {
   self->example = pdb_example_new();
   self->example->location = self->start_location;
-  g_ptr_array_add(self->rule->examples, self->example);
+  pdb_rule_array_add(&self->rule->examples, self->example, (GDestroyNotify) pdb_example_free);
 }
 
 static void
@@ -569,7 +652,7 @@ start_action(PdbLoader *self, const Attributes *attrs)
   gchar *value;
 
   action->location = self->start_location;
-  g_ptr_array_add(self->rule->actions, action);
+  pdb_rule_array_add(&self->rule->actions, action, (GDestroyNotify) pdb_action_free);
   self->action = action;
 
   value = attr_dup(attrs, "trigger");
@@ -792,13 +875,15 @@ end_value(PdbLoader *self, const gchar *text)
 {
   PdbValueDef *value = pdb_value_def_new();
   PdbTypeHint hint = PDB_TYPE_HINT_NONE;
-  GPtrArray *target = self->message ? self->message->values : self->rule->values;
 
   value->name = prefixed_name(self, self->value_name);
   value->template_text = g_strdup(text);
   value->type = g_strdup(self->value_type);
   value->location = self->value_location;
-  g_ptr_array_add(target, value);
+  if (self->message)
+    g_ptr_array_add(self->message->values, value);
+  else
+    pdb_rule_array_add(&self->rule->values, value, (GDestroyNotify) pdb_value_def_free);
 
   if (value->type && !pdb_type_hint_parse(value->type, -1, &hint))
     {
@@ -847,19 +932,23 @@ end_text_element(PdbLoader *self, LoaderState state)
       g_ptr_array_add(self->ruleset->urls, g_strdup(text));
       break;
     case ST_RULE_PATTERN:
-      g_ptr_array_add(self->rule->patterns, g_strdup(text));
-      g_array_append_val(self->rule->pattern_locations, self->text_location);
-      g_array_append_val(self->rule->pattern_starts, self->text_start);
+      pdb_rule_array_add(&self->rule->patterns,
+                         (gpointer) pdb_database_store(self->db, text, self->text->len), NULL);
+      pdb_rule_location_add(&self->rule->pattern_locations, &self->text_location);
+      pdb_rule_location_add(&self->rule->pattern_starts, &self->text_start);
       break;
     case ST_RULE_DESCRIPTION:
-      g_free(self->rule->description);
-      self->rule->description = g_strdup(text);
+      self->rule->description = (gchar *) pdb_database_store(self->db, text, self->text->len);
       break;
     case ST_RULE_URL:
-      g_ptr_array_add(self->rule->urls, g_strdup(text));
+      pdb_rule_array_add(&self->rule->urls, (gpointer) pdb_database_store(self->db, text, self->text->len),
+                         NULL);
       break;
     case ST_TAG:
-      g_ptr_array_add(self->message ? self->message->tags : self->rule->tags, g_strdup(text));
+      if (self->message)
+        g_ptr_array_add(self->message->tags, g_strdup(text));
+      else
+        pdb_rule_array_add(&self->rule->tags, (gpointer) pdb_database_intern(self->db, text), NULL);
       break;
     case ST_VALUE:
       end_value(self, text);
@@ -927,7 +1016,8 @@ on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefi
   self->in_start_tag = TRUE;
   for (gsize i = 0; i < G_N_ELEMENTS(transitions) && !found; i++)
     {
-      if (transitions[i].parent == parent && strcmp(transitions[i].element, element) == 0)
+      if (transitions[i].parent == parent && transitions[i].element[0] == element[0]
+          && strcmp(transitions[i].element, element) == 0)
         {
           child = transitions[i].child;
           found = TRUE;

@@ -3,8 +3,11 @@
  *
  * The loader (loader.c) fills these structures; nothing else creates them.
  * They are immutable once the database is loaded and are shared by every
- * thread that classifies with it. All strings are owned by the structure
- * that holds them and freed with the database.
+ * thread that classifies with it. Everything is freed with the database:
+ * a PdbRule's own strings (and those of its patterns, tags and urls) sit
+ * in the database's string pool, the other structures own theirs. A rule
+ * array that holds nothing may be an empty array shared by all rules:
+ * read the arrays, never modify them.
  */
 #ifndef PDB_DB_RULE_H
 #define PDB_DB_RULE_H
