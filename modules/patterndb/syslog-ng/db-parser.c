@@ -4,11 +4,13 @@
  *
  * Invariants:
  * - The current database (self->db) is an immutable, reference-counted
- *   PdbSngDb. A message takes a reference under db_lock, a lock held only
- *   for that pointer copy and increment, and classifies without any lock,
- *   so any number of threads match at once. A reload builds the new
- *   database aside and swaps the pointer under the same tiny lock; readers
- *   still holding the old one finish with it, the last unref frees it.
+ *   PdbSngDb. A reload builds the new database aside and swaps the pointer
+ *   under db_lock; readers still using the old one finish with it, the
+ *   last unref frees it. A message normally takes no lock and touches no
+ *   shared counter: each thread keeps its own reference to the database of
+ *   each parser it ran (see "the per-thread database cache" below), checked
+ *   against a global epoch that changes whenever some parser's database is
+ *   replaced or a parser stops, so any number of threads match at once.
  * - A database that fails to load never replaces a working one: the old
  *   one stays active and the error (file:line:column) is logged.
  * - Across a configuration reload (SIGHUP, syslog-ng-ctl reload) the loaded
@@ -62,8 +64,9 @@ typedef struct _PdbSngParser
   guint context_limit;          /* 0: the library's default */
 
   /* state */
-  GMutex db_lock;               /* guards the `db` pointer only, never a lookup */
+  GMutex db_lock;               /* guards `db` and `generation`, never a lookup */
   PdbSngDb *db;                 /* current database; NULL before init() */
+  guint64 generation;           /* names (this parser, db); 0 while db is NULL */
   gint next_check;              /* monotonic second of the next file check (atomic) */
   gint checking;                /* 1 while one thread checks the files (atomic) */
   PdbSngStamps *failed_stamps;  /* files as they were when a reload last failed;
@@ -136,6 +139,7 @@ pdb_sng_parser_set_prefix(LogParser *s, const gchar *prefix)
 
 /* --- the current database ------------------------------------------------ */
 
+/* A reference to the current database, taken under db_lock (slow path). */
 static PdbSngDb *
 pdb_sng_parser_acquire_db(PdbSngParser *self)
 {
@@ -147,17 +151,244 @@ pdb_sng_parser_acquire_db(PdbSngParser *self)
   return db;
 }
 
-/* Installs @db (a reference the parser takes over); drops the old one. */
+/*
+ * The per-thread database cache.
+ *
+ * Every (parser, database) pair installed gets a generation number, unique
+ * in the process (pdb_sng_next_generation never repeats). The set of
+ * generations still installed somewhere is pdb_sng_live; whenever one leaves
+ * it (a swap or a parser's deinit) the global pdb_sng_epoch is incremented.
+ * All three are changed under pdb_sng_live_lock.
+ *
+ * Each thread has a few slots (parser, generation, database reference) and
+ * the epoch at which it last checked them all against pdb_sng_live. On a
+ * message: if the epoch is unchanged, every slot is still installed, so a
+ * slot whose parser is this one holds this parser's current database; the
+ * thread uses it without a lock or a reference count (the slot's reference
+ * keeps it alive, and only this thread drops it). Otherwise (or when there
+ * is no slot for this parser yet) the thread takes the slow path: under
+ * pdb_sng_live_lock it reads the epoch and drops every slot whose
+ * generation is gone (their references are released after the lock), then
+ * takes a reference to the parser's database and its generation under
+ * db_lock, and records the epoch it read.
+ *
+ * Why this is safe and prompt (memory ordering): a swap first publishes the
+ * new database and generation under db_lock, then removes the old
+ * generation and increments the epoch under pdb_sng_live_lock. The slow
+ * path reads the epoch (under pdb_sng_live_lock) before it reads the
+ * parser's generation (under db_lock). So if it picks up the old
+ * generation, the swap's epoch increment comes after the epoch it recorded
+ * and the next message sees a changed epoch; if it picks up the new one, it
+ * is current. The fast path reads the epoch with an atomic load (a full
+ * barrier in glib): a thread that does not see an increment yet classifies
+ * that one message with the database it holds a reference to, exactly like
+ * a message that was in flight during the swap. Nothing a thread uses is
+ * ever freed under it: only the thread itself drops its slots' references.
+ * A parser is never freed while a generation of it is live (deinit retires
+ * it), so comparing slot->parser with self is meaningful for live slots.
+ *
+ * Nesting: a message emitted by correlation may run another parser (or
+ * this one) on the same thread while the outer call uses a borrowed
+ * database; slots are therefore only dropped at nesting depth 0, and a
+ * nested call that finds the epoch changed takes a counted reference the
+ * old way (pdb_sng_parser_acquire_db()) instead.
+ *
+ * Memory: an idle thread keeps its references until it handles its next
+ * message (any parser) or exits (the GPrivate destructor drops them);
+ * syslog-ng's worker threads exit when idle.
+ */
+#define PDB_SNG_THREAD_SLOTS 8
+
+typedef struct _PdbSngSlot
+{
+  const PdbSngParser *parser;
+  guint64 generation;
+  PdbSngDb *db;                 /* a reference */
+} PdbSngSlot;
+
+typedef struct _PdbSngThreadCache
+{
+  gint epoch;                   /* pdb_sng_epoch when the slots were last checked */
+  guint depth;                  /* process() calls running on this thread */
+  guint n_slots;
+  PdbSngSlot slots[PDB_SNG_THREAD_SLOTS];
+} PdbSngThreadCache;
+
+static GMutex pdb_sng_live_lock;
+static GHashTable *pdb_sng_live;        /* of guint64* generations installed */
+static guint64 pdb_sng_next_generation = 1;
+static gint pdb_sng_epoch;
+
+static void pdb_sng_thread_cache_free(gpointer p);
+static GPrivate pdb_sng_thread_cache_key = G_PRIVATE_INIT(pdb_sng_thread_cache_free);
+static _Thread_local PdbSngThreadCache *pdb_sng_thread_cache;
+
+static void
+pdb_sng_thread_cache_free(gpointer p)
+{
+  PdbSngThreadCache *tc = p;
+
+  for (guint i = 0; i < tc->n_slots; i++)
+    pdb_sng_db_unref(tc->slots[i].db);
+  if (pdb_sng_thread_cache == tc)
+    pdb_sng_thread_cache = NULL;
+  g_free(tc);
+}
+
+/* Under pdb_sng_live_lock: a new generation, recorded as installed. */
+static guint64
+pdb_sng_live_add_locked(void)
+{
+  guint64 *generation = g_new(guint64, 1);
+
+  if (!pdb_sng_live)
+    pdb_sng_live = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+  *generation = pdb_sng_next_generation++;
+  g_hash_table_add(pdb_sng_live, generation);
+  return *generation;
+}
+
+/* Under pdb_sng_live_lock: @generation is no longer installed anywhere. */
+static void
+pdb_sng_live_retire_locked(guint64 generation)
+{
+  if (generation && pdb_sng_live && g_hash_table_remove(pdb_sng_live, &generation))
+    g_atomic_int_inc(&pdb_sng_epoch);
+}
+
+/* Installs @db (a reference the parser takes over; may be NULL) under a new
+ * generation and drops the old one. */
 static void
 pdb_sng_parser_swap_db(PdbSngParser *self, PdbSngDb *db)
 {
   PdbSngDb *old;
+  guint64 old_generation, generation = 0;
 
+  if (db)
+    {
+      g_mutex_lock(&pdb_sng_live_lock);
+      generation = pdb_sng_live_add_locked();
+      g_mutex_unlock(&pdb_sng_live_lock);
+    }
   g_mutex_lock(&self->db_lock);
   old = self->db;
+  old_generation = self->generation;
   self->db = db;
+  self->generation = generation;
   g_mutex_unlock(&self->db_lock);
+  g_mutex_lock(&pdb_sng_live_lock);
+  pdb_sng_live_retire_locked(old_generation);
+  g_mutex_unlock(&pdb_sng_live_lock);
   pdb_sng_db_unref(old);
+}
+
+/* Drops the slots whose generation is gone; records the epoch. At depth 0 only. */
+static void
+pdb_sng_thread_cache_sweep(PdbSngThreadCache *tc)
+{
+  PdbSngDb *dropped[PDB_SNG_THREAD_SLOTS];
+  guint n_dropped = 0, kept = 0;
+
+  g_mutex_lock(&pdb_sng_live_lock);
+  tc->epoch = g_atomic_int_get(&pdb_sng_epoch);
+  for (guint i = 0; i < tc->n_slots; i++)
+    {
+      if (pdb_sng_live && g_hash_table_contains(pdb_sng_live, &tc->slots[i].generation))
+        tc->slots[kept++] = tc->slots[i];
+      else
+        dropped[n_dropped++] = tc->slots[i].db;
+    }
+  tc->n_slots = kept;
+  g_mutex_unlock(&pdb_sng_live_lock);
+  /* the last reference to a big database may take a while to release */
+  for (guint i = 0; i < n_dropped; i++)
+    pdb_sng_db_unref(dropped[i]);
+}
+
+static PdbSngThreadCache *
+pdb_sng_thread_cache_get(void)
+{
+  PdbSngThreadCache *tc = pdb_sng_thread_cache;
+
+  if (G_UNLIKELY(!tc))
+    {
+      tc = g_new0(PdbSngThreadCache, 1);
+      tc->epoch = -1;
+      g_private_set(&pdb_sng_thread_cache_key, tc);
+      pdb_sng_thread_cache = tc;
+    }
+  return tc;
+}
+
+/*
+ * The database for one message on this thread. Returns NULL when the parser
+ * has none; sets *counted when the caller owns a reference (to drop with
+ * pdb_sng_db_unref()), else the database is borrowed from the thread's
+ * cache for the duration of this process() call.
+ */
+static PdbSngDb *
+pdb_sng_parser_use_db(PdbSngParser *self, PdbSngThreadCache *tc, gboolean *counted)
+{
+  *counted = FALSE;
+  if (G_LIKELY(tc->epoch == g_atomic_int_get(&pdb_sng_epoch)))
+    {
+      for (guint i = 0; i < tc->n_slots; i++)
+        if (tc->slots[i].parser == self)
+          return tc->slots[i].db;
+    }
+  else if (tc->depth == 1)
+    pdb_sng_thread_cache_sweep(tc);
+  else
+    {
+      /* nested: the outer call may be using a slot we cannot drop now */
+      *counted = TRUE;
+      return pdb_sng_parser_acquire_db(self);
+    }
+
+  if (tc->epoch != g_atomic_int_get(&pdb_sng_epoch) || tc->n_slots == PDB_SNG_THREAD_SLOTS)
+    {
+      /* changed again meanwhile, or too many parsers on this thread */
+      *counted = TRUE;
+      return pdb_sng_parser_acquire_db(self);
+    }
+  for (guint i = 0; i < tc->n_slots; i++)
+    if (tc->slots[i].parser == self)
+      return tc->slots[i].db;
+
+  PdbSngSlot *slot = &tc->slots[tc->n_slots];
+  g_mutex_lock(&self->db_lock);
+  slot->db = self->db ? pdb_sng_db_ref(self->db) : NULL;
+  slot->generation = self->generation;
+  g_mutex_unlock(&self->db_lock);
+  if (!slot->db)
+    return NULL;
+  slot->parser = self;
+  tc->n_slots++;
+  return slot->db;
+}
+
+/* Stops this parser's generation (every thread drops its slot on its next
+ * message) and hands the parser's reference to its database to the caller. */
+static PdbSngDb *
+pdb_sng_parser_retire(PdbSngParser *self)
+{
+  PdbSngDb *db;
+  guint64 generation;
+
+  g_mutex_lock(&self->db_lock);
+  db = self->db;
+  generation = self->generation;
+  self->db = NULL;
+  self->generation = 0;
+  g_mutex_unlock(&self->db_lock);
+  g_mutex_lock(&pdb_sng_live_lock);
+  pdb_sng_live_retire_locked(generation);
+  g_mutex_unlock(&pdb_sng_live_lock);
+  /* the calling thread (the main loop) drops its own slots now */
+  PdbSngThreadCache *tc = pdb_sng_thread_cache;
+  if (tc && tc->depth == 0)
+    pdb_sng_thread_cache_sweep(tc);
+  return db;
 }
 
 static gint
@@ -291,9 +522,15 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
 
   pdb_sng_parser_maybe_check_files(self);
 
-  PdbSngDb *db = pdb_sng_parser_acquire_db(self);
+  PdbSngThreadCache *tc = pdb_sng_thread_cache_get();
+  gboolean counted;
+  tc->depth++;
+  PdbSngDb *db = pdb_sng_parser_use_db(self, tc, &counted);
   if (!db)
-    return !self->drop_unmatched;
+    {
+      tc->depth--;
+      return !self->drop_unmatched;
+    }
 
   LogMessage *msg = log_msg_make_writable(pmsg, path_options);
   /* Keeps every pointer into the message's values valid while we write. */
@@ -345,7 +582,9 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
 
   scratch_buffers_reclaim_marked(marker);
   nv_table_unref(payload);
-  pdb_sng_db_unref(db);
+  if (counted)
+    pdb_sng_db_unref(db);
+  tc->depth--;
   if (self->inject_mode == PDB_SNG_INJECT_AGGREGATE_ONLY)
     return FALSE;
   return matched || !self->drop_unmatched;
@@ -457,11 +696,7 @@ pdb_sng_parser_deinit(LogPipe *s)
   GlobalConfig *cfg = log_pipe_get_config(s);
   PdbSngDb *db;
 
-  g_mutex_lock(&self->db_lock);
-  db = self->db;
-  self->db = NULL;
-  g_mutex_unlock(&self->db_lock);
-
+  db = pdb_sng_parser_retire(self);
   if (db && cfg->persist && self->persist_key)
     cfg_persist_config_add(cfg, self->persist_key, db, (GDestroyNotify) pdb_sng_db_unref, TRUE);
   else
@@ -505,7 +740,7 @@ pdb_sng_parser_free(LogPipe *s)
 {
   PdbSngParser *self = (PdbSngParser *) s;
 
-  pdb_sng_db_unref(self->db);
+  pdb_sng_db_unref(pdb_sng_parser_retire(self));
   pdb_correlation_free(self->corr);
   g_mutex_clear(&self->db_lock);
   pdb_sng_stamps_free(self->failed_stamps);

@@ -6,6 +6,24 @@
  * number of threads may use it while they hold a reference. The stamps
  * cover the configured path itself (so a file added to a directory or a
  * replaced file is noticed) and every file the loader read.
+ *
+ * The one exception is the memo (name -> NVHandle, macro or tag id), which
+ * only grows and never changes an answer once given. It is keyed by the
+ * address of the name: every name the classification hands to the message
+ * ops (capture, <value> and template names, tags, the .classifier.*
+ * literals) lives as long as the database, so its address identifies it
+ * without hashing the text. Each entry also keeps a copy of the text, and a
+ * hit requires the text to be equal, so a name that lives in a transient
+ * buffer can only miss, never get another name's answer.
+ *
+ * Memo concurrency (insert-only open addressing, no lock): an inserter
+ * claims an empty slot with a compare-and-swap on `key` (NULL -> name);
+ * only the winner writes `copy`, then publishes `value` with an atomic store
+ * (a full barrier in glib). A reader that finds its name in `key` reads
+ * `value` atomically and uses the entry only when it is non-zero, which
+ * orders the read of `copy` after the winner's write of it. A reader that
+ * sees value 0 (insert in progress) resolves the slow way. Keys, copies and
+ * values are never modified again until the last unref frees the memo.
  */
 #include "loaded-db.h"
 
@@ -30,11 +48,29 @@ struct _PdbSngStamps
   GArray *items;                /* of PdbSngStamp */
 };
 
+/* Probes per lookup before giving up (the memo is then full around there). */
+#define PDB_SNG_MEMO_PROBES 8
+#define PDB_SNG_MEMO_MIN 256
+#define PDB_SNG_MEMO_MAX (1 << 17)
+
+typedef struct _PdbSngMemoEntry
+{
+  const gchar *key;             /* the name's address; NULL: free (atomic) */
+  gchar *copy;                  /* its text, for the equality check */
+  guint value;                  /* the answer; 0: being inserted (atomic) */
+} PdbSngMemoEntry;
+
+typedef struct _PdbSngMemo
+{
+  guint mask;                   /* capacity - 1 (a power of two) */
+  PdbSngMemoEntry *entries;
+} PdbSngMemo;
+
 struct _PdbSngDb
 {
   gint ref_cnt;
   PdbDatabase *db;
-  GHashTable *tag_ids;          /* tag name (borrowed from db) -> id + 1 */
+  PdbSngMemo memos[PDB_SNG_MEMO_KINDS];
   gchar *path;
   PdbSngStamps *stamps;
 };
@@ -116,13 +152,122 @@ pdb_sng_db_warn(const gchar *message, gpointer user_data)
               evt_tag_str("warning", message));
 }
 
+/* --- the memo ------------------------------------------------------------- */
+
+static void
+pdb_sng_memo_init(PdbSngMemo *memo, guint expected)
+{
+  guint capacity = PDB_SNG_MEMO_MIN;
+
+  while (capacity < PDB_SNG_MEMO_MAX && capacity < 2 * expected)
+    capacity *= 2;
+  memo->mask = capacity - 1;
+  memo->entries = g_new0(PdbSngMemoEntry, capacity);
+}
+
+static void
+pdb_sng_memo_clear(PdbSngMemo *memo)
+{
+  if (!memo->entries)
+    return;
+  for (guint i = 0; i <= memo->mask; i++)
+    g_free(memo->entries[i].copy);
+  g_free(memo->entries);
+  memo->entries = NULL;
+}
+
+static inline guint
+pdb_sng_memo_slot(const PdbSngMemo *memo, const gchar *name)
+{
+  guint64 h = (guint64) (gsize) name * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15);
+
+  return (guint) (h >> 32) & memo->mask;
+}
+
+guint
+pdb_sng_db_memo_get(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name)
+{
+  const PdbSngMemo *memo = &self->memos[kind];
+  guint slot = pdb_sng_memo_slot(memo, name);
+
+  for (guint probe = 0; probe < PDB_SNG_MEMO_PROBES; probe++, slot = (slot + 1) & memo->mask)
+    {
+      PdbSngMemoEntry *entry = &memo->entries[slot];
+      const gchar *key = g_atomic_pointer_get(&entry->key);
+
+      if (!key)
+        return 0;
+      if (key != name)
+        continue;
+      guint value = (guint) g_atomic_int_get((gint *) &entry->value);
+      if (value && strcmp(entry->copy, name) == 0)
+        return value;
+      /* being inserted, or the same address now holds another text */
+      return 0;
+    }
+  return 0;
+}
+
+void
+pdb_sng_db_memo_put(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name, guint value)
+{
+  /* The memo is the one mutable part of a shared database (see the top). */
+  PdbSngMemo *memo = (PdbSngMemo *) &self->memos[kind];
+  guint slot = pdb_sng_memo_slot(memo, name);
+
+  g_assert(value != 0);
+  for (guint probe = 0; probe < PDB_SNG_MEMO_PROBES; probe++, slot = (slot + 1) & memo->mask)
+    {
+      PdbSngMemoEntry *entry = &memo->entries[slot];
+
+      if (g_atomic_pointer_compare_and_exchange(&entry->key, NULL, name))
+        {
+          entry->copy = g_strdup(name);
+          g_atomic_int_set((gint *) &entry->value, (gint) value);
+          return;
+        }
+      if (g_atomic_pointer_get(&entry->key) == name)
+        return;                 /* someone else memoised this address */
+    }
+  /* full around here: the caller resolves this name the slow way each time */
+}
+
+/* How many names of each kind the database can hand to the message ops, as
+ * a size hint for the memos (they work, more slowly, when it is too low). */
+static void
+pdb_sng_db_count_names(const PdbDatabase *db, guint counts[PDB_SNG_MEMO_KINDS])
+{
+  const GPtrArray *rules = pdb_database_get_rules(db);
+
+  counts[PDB_SNG_MEMO_HANDLE] = counts[PDB_SNG_MEMO_LOOKUP] = counts[PDB_SNG_MEMO_TAG] = 16;
+  for (guint i = 0; rules && i < rules->len; i++)
+    {
+      const PdbRule *rule = g_ptr_array_index(rules, i);
+
+      counts[PDB_SNG_MEMO_TAG] += 1 + (rule->tags ? rule->tags->len : 0);
+      for (guint p = 0; rule->patterns && p < rule->patterns->len; p++)
+        for (const gchar *c = g_ptr_array_index(rule->patterns, p); *c; c++)
+          counts[PDB_SNG_MEMO_HANDLE] += *c == '@';
+      for (guint v = 0; rule->values && v < rule->values->len; v++)
+        {
+          const PdbValueDef *value = g_ptr_array_index(rule->values, v);
+
+          counts[PDB_SNG_MEMO_HANDLE]++;
+          for (const gchar *c = value->template_text; c && *c; c++)
+            counts[PDB_SNG_MEMO_LOOKUP] += *c == '$';
+        }
+    }
+  counts[PDB_SNG_MEMO_HANDLE] /= 2;
+}
+
+/* Tags are resolved at load, so the message path never takes syslog-ng's
+ * tag registry lock for the database's own tags. */
 static void
 pdb_sng_db_resolve_tag(PdbSngDb *self, const gchar *tag)
 {
-  if (!tag || g_hash_table_contains(self->tag_ids, tag))
+  if (!tag || pdb_sng_db_memo_get(self, PDB_SNG_MEMO_TAG, tag))
     return;
-  LogTagId id = log_tags_get_by_name(tag);
-  g_hash_table_insert(self->tag_ids, (gpointer) tag, GUINT_TO_POINTER((guint) id + 1));
+  pdb_sng_db_memo_put(self, PDB_SNG_MEMO_TAG, tag, (guint) log_tags_get_by_name(tag) + 1);
 }
 
 static void
@@ -130,7 +275,6 @@ pdb_sng_db_resolve_tags(PdbSngDb *self)
 {
   const GPtrArray *rules = pdb_database_get_rules(self->db);
 
-  pdb_sng_db_resolve_tag(self, ".classifier.unknown");
   for (guint i = 0; rules && i < rules->len; i++)
     {
       const PdbRule *rule = g_ptr_array_index(rules, i);
@@ -163,7 +307,10 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
   self->ref_cnt = 1;
   self->db = db;
   self->path = g_strdup(path);
-  self->tag_ids = g_hash_table_new(g_str_hash, g_str_equal);
+  guint counts[PDB_SNG_MEMO_KINDS];
+  pdb_sng_db_count_names(db, counts);
+  for (guint k = 0; k < PDB_SNG_MEMO_KINDS; k++)
+    pdb_sng_memo_init(&self->memos[k], counts[k]);
   self->stamps = pdb_sng_stamps_take(path, pdb_database_get_files(db));
   /* The path itself was stamped before reading: a change during the load
    * is then seen by the next check instead of being lost. */
@@ -191,7 +338,8 @@ pdb_sng_db_unref(PdbSngDb *self)
 {
   if (!self || !g_atomic_int_dec_and_test(&self->ref_cnt))
     return;
-  g_hash_table_destroy(self->tag_ids);
+  for (guint k = 0; k < PDB_SNG_MEMO_KINDS; k++)
+    pdb_sng_memo_clear(&self->memos[k]);
   pdb_sng_stamps_free(self->stamps);
   pdb_database_unref(self->db);
   g_free(self->path);
@@ -207,7 +355,13 @@ pdb_sng_db_get_database(const PdbSngDb *self)
 guint
 pdb_sng_db_lookup_tag(const PdbSngDb *self, const gchar *tag)
 {
-  return GPOINTER_TO_UINT(g_hash_table_lookup(self->tag_ids, tag));
+  guint id = pdb_sng_db_memo_get(self, PDB_SNG_MEMO_TAG, tag);
+
+  if (id)
+    return id;
+  id = (guint) log_tags_get_by_name(tag) + 1;
+  pdb_sng_db_memo_put(self, PDB_SNG_MEMO_TAG, tag, id);
+  return id;
 }
 
 PdbSngStamps *

@@ -2,8 +2,9 @@
  * loaded-db.h: a pattern database as the daemon holds it.
  *
  * A PdbSngDb is a loaded PdbDatabase plus what the glue needs next to it:
- * the syslog-ng tag ids of every class and rule tag (resolved once, so the
- * message path never takes syslog-ng's tag registry lock for known tags),
+ * a memo of the NVHandles, macros and tag ids its names resolve to (tags
+ * resolved at load, so the message path never takes syslog-ng's tag
+ * registry lock for known tags, and never hashes a name's text),
  * and a stamp (device, inode, mtime, size) of every file it was read from,
  * to tell whether the files changed since. It is immutable after
  * pdb_sng_db_load() and reference counted: readers take a reference, a
@@ -26,8 +27,27 @@ PdbSngDb *pdb_sng_db_ref(PdbSngDb *self);
 void pdb_sng_db_unref(PdbSngDb *self);
 
 const PdbDatabase *pdb_sng_db_get_database(const PdbSngDb *self);
-/* The syslog-ng tag id of @tag + 1, or 0 when the database has no such tag. */
+/* The syslog-ng tag id of @tag + 1 (registering the tag if syslog-ng does
+ * not know it yet); the database's tags are resolved at load, other names
+ * the first time they are asked for. */
 guint pdb_sng_db_lookup_tag(const PdbSngDb *self, const gchar *tag);
+
+/*
+ * A memo of names (by address, checked by text) to what they resolve to,
+ * shared by every thread that uses the database: lock-free, insert-only.
+ * Values are never 0; memo_get() returns 0 for "not known (yet)", and
+ * memo_put() may silently keep nothing (the memo is full there).
+ */
+typedef enum
+{
+  PDB_SNG_MEMO_HANDLE = 0,      /* name -> NVHandle (values written) */
+  PDB_SNG_MEMO_LOOKUP,          /* template name -> macro or NVHandle (values read) */
+  PDB_SNG_MEMO_TAG,             /* tag -> LogTagId + 1 */
+  PDB_SNG_MEMO_KINDS,
+} PdbSngMemoKind;
+
+guint pdb_sng_db_memo_get(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name);
+void pdb_sng_db_memo_put(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name, guint value);
 
 /* Stamps the files @self was read from, as they are on disk now. */
 PdbSngStamps *pdb_sng_db_stamp_files_now(const PdbSngDb *self);

@@ -8,9 +8,12 @@
  * indirect entry and the name is not the referenced value itself. Tags known
  * to the database are set by their pre-resolved id.
  *
- * Name -> NVHandle lookups go through a small per-thread cache: syslog-ng's
- * registry takes a global lock on every lookup, and handles never change
- * during the life of the process, so a cached handle is always right.
+ * Name -> NVHandle, macro and tag lookups go first through the database's
+ * memo (loaded-db.h: keyed by the name's address, no hashing of the text,
+ * shared by all threads), then through a small per-thread cache keyed by
+ * text, and only then through syslog-ng's registry, which takes a global
+ * lock. Handles, macros and tag ids never change during the life of the
+ * process, so a remembered answer is always right.
  *
  * Names in <value> templates resolve as in syslog-ng's own templates: a
  * macro ($DATE, $SOURCEIP, $MSGHDR ...) first, else a name-value pair.
@@ -52,6 +55,48 @@ pdb_sng_handle(const gchar *name)
   if (handle && g_hash_table_size(cache) < PDB_SNG_HANDLE_CACHE_MAX)
     g_hash_table_insert(cache, g_strdup(name), GUINT_TO_POINTER((guint) handle));
   return handle;
+}
+
+/* The handle of a name written into messages. */
+static inline NVHandle
+pdb_sng_db_handle(const PdbSngDb *db, const gchar *name)
+{
+  NVHandle handle = (NVHandle) pdb_sng_db_memo_get(db, PDB_SNG_MEMO_HANDLE, name);
+
+  if (G_LIKELY(handle))
+    return handle;
+  handle = pdb_sng_handle(name);
+  if (handle)
+    pdb_sng_db_memo_put(db, PDB_SNG_MEMO_HANDLE, name, handle);
+  return handle;
+}
+
+/* A name read by a template: a macro (*is_macro) or a name-value pair. */
+static inline guint
+pdb_sng_db_lookup_name(const PdbSngDb *db, const gchar *name, gboolean *is_macro)
+{
+  guint code = pdb_sng_db_memo_get(db, PDB_SNG_MEMO_LOOKUP, name);
+
+  if (!code)
+    {
+      guint macro = log_macro_lookup(name, strlen(name));
+
+      if (macro)
+        code = (macro << 1) | 1;
+      else
+        {
+          NVHandle handle = pdb_sng_handle(name);
+          if (!handle)
+            {
+              *is_macro = FALSE;
+              return 0;
+            }
+          code = (guint) handle << 1;
+        }
+      pdb_sng_db_memo_put(db, PDB_SNG_MEMO_LOOKUP, name, code);
+    }
+  *is_macro = code & 1;
+  return code >> 1;
 }
 
 static LogMessageValueType
@@ -99,10 +144,12 @@ static const gchar *
 pdb_sng_get(gpointer p, const gchar *name, gssize *length)
 {
   PdbSngMessage *m = p;
-  guint macro = log_macro_lookup(name, strlen(name));
+  gboolean is_macro;
+  guint id = pdb_sng_db_lookup_name(m->db, name, &is_macro);
 
-  if (macro)
+  if (is_macro)
     {
+      guint macro = id;
       GString *text = scratch_buffers_alloc();
       LogTemplateEvalOptions options = { m->template_options, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
 
@@ -112,9 +159,9 @@ pdb_sng_get(gpointer p, const gchar *name, gssize *length)
       return text->str;
     }
 
-  NVHandle handle = pdb_sng_handle(name);
+  NVHandle handle = (NVHandle) id;
   gssize len = 0;
-  const gchar *value = log_msg_get_value_if_set(m->msg, handle, &len);
+  const gchar *value = handle ? log_msg_get_value_if_set(m->msg, handle, &len) : NULL;
 
   if (length)
     *length = value ? len : 0;
@@ -125,7 +172,7 @@ static void
 pdb_sng_set(gpointer p, const gchar *name, const gchar *value, gssize length, PdbValueType type)
 {
   PdbSngMessage *m = p;
-  NVHandle handle = pdb_sng_handle(name);
+  NVHandle handle = pdb_sng_db_handle(m->db, name);
   LogMessageValueType vt = pdb_sng_value_type(type);
 
   if (length < 0)
@@ -141,24 +188,18 @@ static void
 pdb_sng_set_tag(gpointer p, const gchar *tag)
 {
   PdbSngMessage *m = p;
-  guint id = pdb_sng_db_lookup_tag(m->db, tag);
-
-  if (id)
-    log_msg_set_tag_by_id(m->msg, (LogTagId) (id - 1));
-  else
-    log_msg_set_tag_by_name(m->msg, tag);
+  log_msg_set_tag_by_id(m->msg, (LogTagId) (pdb_sng_db_lookup_tag(m->db, tag) - 1));
 }
 
 static void
 pdb_sng_clear_tag(gpointer p, const gchar *tag)
 {
   PdbSngMessage *m = p;
-  guint id = pdb_sng_db_lookup_tag(m->db, tag);
+  LogTagId id = (LogTagId) (pdb_sng_db_lookup_tag(m->db, tag) - 1);
 
-  if (id)
-    log_msg_clear_tag_by_id(m->msg, (LogTagId) (id - 1));
-  else
-    log_msg_clear_tag_by_name(m->msg, tag);
+  /* the common case: a message classified for the first time */
+  if (log_msg_is_tag_by_id(m->msg, id))
+    log_msg_clear_tag_by_id(m->msg, id);
 }
 
 const PdbMessageOps pdb_sng_message_ops =
