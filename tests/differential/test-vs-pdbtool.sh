@@ -108,6 +108,45 @@ for db in "$DIFFDIR"/db/*.xml; do
   else not_ok "test $(basename "$db"): output differs"; diff "$T/ref.test" "$T/ours.test" | head | while IFS= read -r l; do diag "$l"; done; fi
 done
 
+# --- template functions -------------------------------------------------------
+# template-func.xml: one <value> per case (db/template-func.c lists the
+# rules), full NAME=value output and `test` verdicts.
+compare_match "$DIFFDIR/template-func.xml" "$DIFFDIR/template-func.messages" "template-func.xml"
+"$PDBTOOL" test "$DIFFDIR/template-func.xml" > "$T/ref.test" 2>/dev/null; ref_rc=$?
+"$PATTERNDB" test "$DIFFDIR/template-func.xml" > "$T/ours.test" 2>/dev/null; ours_rc=$?
+check_eq "test template-func.xml: exit code" "$ref_rc" "$ours_rc"
+if cmp -s "$T/ref.test" "$T/ours.test" && grep -q "^Testing message" "$T/ours.test"; then ok "test template-func.xml: output identical"
+else not_ok "test template-func.xml: output differs"; diff "$T/ref.test" "$T/ours.test" | head | while IFS= read -r l; do diag "$l"; done; fi
+# context-length.xml: $(context-length) and friends in rule values, action
+# messages, conditions and create-context ids. -T, not NAME=value: the order
+# of the values that a context evaluates again is another matter.
+tmpl='${MESSAGE}|N=${N}|U=${U}|P=${P}|${.classifier.rule_id}\n'
+"$PDBTOOL" match -p "$DIFFDIR/context-length.xml" -f "$DIFFDIR/context-length.messages" -T "$tmpl" 2>/dev/null > "$T/ref.c"
+"$PATTERNDB" match -p "$DIFFDIR/context-length.xml" -f "$DIFFDIR/context-length.messages" -T "$tmpl" 2>"$T/ours.err" > "$T/ours.c"
+if cmp -s "$T/ref.c" "$T/ours.c" && grep -q '^closed after 5 (x)|' "$T/ours.c"; then
+  ok "template functions in contexts: -T output identical ($(wc -l < "$T/ref.c") lines)"
+else
+  not_ok "template functions in contexts: -T output differs"
+  diff "$T/ref.c" "$T/ours.c" | head -10 | while IFS= read -r l; do diag "$l"; done
+  head -3 "$T/ours.err" | while IFS= read -r l; do diag "stderr: $l"; done
+fi
+# -T templates with functions, on the database with functions in its values
+for tmpl in '$(length ${f22})|$(uppercase $MSG)|$(context-length)|$(substr ${f14} 4 3)\n' \
+            '$(sanitize $HOST ${host})|$(replace-delimiter "/." "__" ${host})|$(strip " ${user} ")\n'; do
+  "$PDBTOOL" match -p "$DIFFDIR/template-func.xml" -f "$DIFFDIR/template-func.messages" -T "$tmpl" 2>/dev/null > "$T/ref.c"
+  "$PATTERNDB" match -p "$DIFFDIR/template-func.xml" -f "$DIFFDIR/template-func.messages" -T "$tmpl" 2>/dev/null > "$T/ours.c"
+  if cmp -s "$T/ref.c" "$T/ours.c" && [ -s "$T/ref.c" ]; then ok "template functions in -T '$tmpl': identical"
+  else not_ok "template functions in -T '$tmpl': differs"; diff "$T/ref.c" "$T/ours.c" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
+done
+# what 3.38 cannot load we cannot either, and we say where and which function
+printf "<patterndb version='4' pub_date='x'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r' provider='x' class='c'><patterns><pattern>x</pattern></patterns>\n<values><value name='v'>\$(nosuch \${user})</value></values></rule></rules></ruleset></patterndb>\n" > "$T/unknown-func.xml"
+"$PDBTOOL" match -p "$T/unknown-func.xml" -P p -M x 2>&1 | grep -q 'Unknown template function "nosuch"'
+check "3.38 refuses an unknown template function" [ $? -eq 0 ]
+"$PATTERNDB" match -p "$T/unknown-func.xml" -P p -M x > /dev/null 2> "$T/ours.err"; ours_rc=$?
+check_eq "an unknown template function: exit code 2" 2 "$ours_rc"
+check "an unknown template function: the error names file:line and the function" \
+  grep -q "unknown-func.xml:2:[0-9]*: .*unknown template function 'nosuch'" "$T/ours.err"
+
 # --- -F filters: the same messages pass -------------------------------------------
 filters=(
   'tags(".classifier.unknown")'

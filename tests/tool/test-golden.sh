@@ -107,7 +107,7 @@ golden match-notwellformed-db -- match -p notwellformed.xml -M x
 golden match-no-message -- match -p v6.xml
 golden match-bad-option -- match -p v6.xml -M x --bogus
 golden match-missing-input -- match -p v6.xml -f missing.log
-golden match-bad-template -- match -p v6.xml -M x -T '$(echo x)'
+golden match-bad-template -- match -p v6.xml -M x -T '$(nosuch x)'
 
 # --- test ------------------------------------------------------------------------
 golden test-ok -- test v6.xml

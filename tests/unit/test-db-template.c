@@ -120,7 +120,13 @@ static const TemplateRow value_rows[] =
   { "nvp(x)", NULL, PDB_TYPE_HINT_NONE, "unknown type 'nvp'" },          /* [pdbtool] */
   { "${user", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },              /* [pdbtool] */
   { "${zz:d}", NULL, PDB_TYPE_HINT_NONE, "unknown substitution" },       /* [pdbtool] */
-  { "$(echo x)", NULL, PDB_TYPE_HINT_NONE, "template functions" },       /* 3.38 has them; we do not */
+  { "$(nosuch x)", NULL, PDB_TYPE_HINT_NONE, "unknown template function 'nosuch'" }, /* [pdbtool] */
+  { "$(ECHO x)", NULL, PDB_TYPE_HINT_NONE, "unknown template function 'ECHO'" },     /* [pdbtool] */
+  { "$(echo x", NULL, PDB_TYPE_HINT_NONE, "')' is missing" },                        /* [pdbtool] */
+  { "$(echo \"a\\\"b\")", NULL, PDB_TYPE_HINT_NONE, "quote at position 12" },       /* [pdbtool] no escapes in quotes */
+  { "$(sanitize --bogus a)", NULL, PDB_TYPE_HINT_NONE, "unknown option '--bogus'" }, /* [pdbtool] */
+  { "$(sanitize -r)", NULL, PDB_TYPE_HINT_NONE, "needs a value" },
+  { "$(echo ${user)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
   { "int64(${n)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
 };
 
@@ -294,4 +300,123 @@ Test(template, random_texts_compile_or_fail_cleanly)
   cr_expect_gt(compiled, 1000);
   cr_expect_gt(failed, 1000);
   g_rand_free(rand);
+}
+
+/* Template functions: each row was a <value> in a rule that pdbtool 3.38.1
+ * matched on "foo 12 bob" (user=bob, n=12); expected is what it printed. */
+static const TemplateRow function_rows[] =
+{
+  { "$(echo ${user} x)", "bob x" },
+  { "$(echo \"a  b\" 'c d' e\\ f)", "a  b c d e f" },
+  { "$(echo $(uppercase ${user}) z)", "BOB z" },
+  { "$(echo (a  b) c)", "(a  b) c" },
+  { "$(echo $(echo \"a  b\")  c)", "a  b c" },
+  { "$(echo a\\)b \"a)b\" 'a(b')", "a)b a)b a(b" },
+  { "$( echo a )", "a" },
+  { "$(echo \"\" \"\" x)", "  x" },
+  { "$(echo $$x ${nope:-dflt})", "$x dflt" },
+  { "$(echo \"t\\tt\")", "t\\tt" },
+  { "$(echo a))", "a)" },
+  { "x$()y", "y" },
+  { "$(echo a)x$()", "a" },
+  { "a${user}$()b", "abobb" },
+  { "$(lowercase \"ÄB\" Cd)", "äb cd" },
+  { "$(uppercase ${user} \"straße\")", "BOB STRASSE" },
+  { "$(length ${user} \"\" ${nope} \"ä\")", "3 0 0 2" },
+  { "$(length)", "" },
+  { "$(substr ${user} 1)", "ob" },
+  { "$(substr \"abcdef\" 1 3)", "bcd" },
+  { "$(substr \"abcdef\" -3 2)", "de" },
+  { "$(substr \"abcdef\" 2 -1)", "cde" },
+  { "$(substr \"abcdef\" -6 2)", "ab" },
+  { "$(substr \"abcdef\" 6)", "" },
+  { "$(substr \"abcdef\" -99 2)", "" },
+  { "$(substr \"abcdef\" 1 99)", "bcdef" },
+  { "$(substr \"abcdef\" 2 0)", "" },
+  { "$(substr \"abcdef\" \" 1\")", "bcdef" },
+  { "$(substr \"abcdef\" \"1 \")", "" },
+  { "$(substr \"abcdef\" 1x)", "" },
+  { "$(substr \"abcdef\" ${n})", "" },
+  { "$(substr \"abcdef\" 1 2 3)", "" },
+  { "$(strip \"  a  \" \" b\" \"\" c \"a  b  \")", "a b c a  b" },
+  { "$(sanitize a/b.c ${user})", "a_b.c/bob" },
+  { "$(sanitize \"a\tb\")", "a_b" },
+  { "$(sanitize --no-ctrl-chars --invalid-chars ab --replacement X a/b.c)", "X/X.c" },
+  { "$(sanitize -i ab -i c abc)", "ab_" },
+  { "$(sanitize --replacement=Z a/b)", "aZb" },
+  { "$(sanitize -r \"\" a/b)", "a" },
+  { "$(replace-delimiter \",.\" \";\" \"a,b.c\")", "a;b;c" },
+  { "$(replace-delimiter \",\" \";:\" \"a,b\")", "a;b" },
+  { "$(replace-delimiter \",\" \"\" \"a,b\")", "a" },
+  { "$(replace-delimiter \",\" \";\")", "" },
+  { "$(context-length)$(context-length x)", "11" },
+};
+
+Test(template, functions_as_pdbtool)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS(function_rows); i++)
+    {
+      const TemplateRow *row = &function_rows[i];
+      GError *error = NULL;
+      PdbTemplate *tmpl = pdb_template_compile(row->text, TRUE, &error);
+
+      cr_assert_not_null(tmpl, "row %zu '%s': does not compile: %s", i, row->text,
+                         error ? error->message : "?");
+      GString *out = g_string_new("prefix:");
+      pdb_template_append(tmpl, lookup, NULL, out);
+      cr_expect_str_eq(out->str + strlen("prefix:"), row->expected, "row %zu '%s'", i, row->text);
+      g_string_free(out, TRUE);
+      pdb_template_free(tmpl);
+    }
+}
+
+/* $(context-length) asks the lookup at PDB_TEMPLATE_CONTEXT_LENGTH_INDEX. */
+static const gchar *
+context_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  if (context_index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    {
+      cr_expect_str_eq(name, "");
+      *length = -1;
+      return user_data;
+    }
+  return lookup(name, context_index, length, NULL);
+}
+
+Test(template, context_length_and_reads_context)
+{
+  static const struct
+  {
+    const gchar *text;
+    gboolean reads_context;
+    guint max_index;
+  } rows[] =
+  {
+    { "$(context-length)", TRUE, 0 },
+    { "$(echo $(context-length))", TRUE, 0 },
+    { "$(echo ${user}@2)", TRUE, 2 },
+    { "${user}@1", TRUE, 1 },
+    { "$(uppercase ${user})", FALSE, 0 },
+    { "${user}", FALSE, 0 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      PdbTemplate *tmpl = pdb_template_compile(rows[i].text, FALSE, NULL);
+
+      cr_assert_not_null(tmpl, "row %zu '%s'", i, rows[i].text);
+      cr_expect_eq(pdb_template_reads_context(tmpl), rows[i].reads_context, "row %zu '%s'", i, rows[i].text);
+      cr_expect_eq(pdb_template_get_max_context_index(tmpl), rows[i].max_index, "row %zu '%s'", i, rows[i].text);
+      pdb_template_free(tmpl);
+    }
+
+  PdbTemplate *tmpl = pdb_template_compile("n=$(context-length) $(length $(context-length)) ${user}@1", FALSE, NULL);
+  GString *out = g_string_new(NULL);
+  pdb_template_append(tmpl, context_lookup, (gpointer) "12", out);
+  cr_expect_str_eq(out->str, "n=12 2 alice");
+  g_string_truncate(out, 0);
+  pdb_template_append(tmpl, lookup, NULL, out);
+  cr_expect_str_eq(out->str, "n=1 1 alice", "without a context it is 1");
+  g_string_free(out, TRUE);
+  pdb_template_free(tmpl);
 }

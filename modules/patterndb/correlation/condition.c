@@ -25,10 +25,10 @@ typedef enum
   CMP_STR_EQ, CMP_STR_NE, CMP_STR_LT, CMP_STR_GT, CMP_STR_LE, CMP_STR_GE,
 } CmpOp;
 
-/* One operand: template pieces, a NULL piece standing for $(context-length). */
+/* One operand: a template; $(context-length) is answered by eval_lookup(). */
 typedef struct
 {
-  GPtrArray *pieces;  /* of PdbTemplate* or NULL */
+  PdbTemplate *tmpl;
 } Operand;
 
 struct _PdbCondition
@@ -49,14 +49,8 @@ typedef struct
 static void
 operand_clear(Operand *o)
 {
-  if (o->pieces)
-    {
-      for (guint i = 0; i < o->pieces->len; i++)
-        if (g_ptr_array_index(o->pieces, i))
-          pdb_template_free(g_ptr_array_index(o->pieces, i));
-      g_ptr_array_free(o->pieces, TRUE);
-      o->pieces = NULL;
-    }
+  pdb_template_free(o->tmpl);
+  o->tmpl = NULL;
 }
 
 void
@@ -97,39 +91,21 @@ word_is(Parser *ps, const gchar *word)
 }
 
 static gboolean
-compile_pieces(Parser *ps, const gchar *text, Operand *o)
+compile_operand(Parser *ps, const gchar *text, Operand *o)
 {
-  static const gchar fn[] = "$(context-length)";
-  const gchar *start = text;
+  GError *error = NULL;
 
-  o->pieces = g_ptr_array_new();
-  for (;;)
+  o->tmpl = pdb_template_compile(text, FALSE, &error);
+  if (!o->tmpl)
     {
-      const gchar *hit = strstr(start, fn);
-      gchar *part = hit ? g_strndup(start, hit - start) : g_strdup(start);
+      gchar *why = g_strdup_printf("a template (%s)", error->message);
 
-      if (part[0])
-        {
-          GError *error = NULL;
-          PdbTemplate *t = pdb_template_compile(part, FALSE, &error);
-
-          if (!t)
-            {
-              gchar *why = g_strdup_printf("a template (%s)", error->message);
-              g_error_free(error);
-              g_free(part);
-              fail(ps, why);
-              g_free(why);
-              return FALSE;
-            }
-          g_ptr_array_add(o->pieces, t);
-        }
-      g_free(part);
-      if (!hit)
-        return TRUE;
-      g_ptr_array_add(o->pieces, NULL);
-      start = hit + strlen(fn);
+      g_error_free(error);
+      fail(ps, why);
+      g_free(why);
+      return FALSE;
     }
+  return TRUE;
 }
 
 static gboolean
@@ -167,7 +143,7 @@ parse_string(Parser *ps, Operand *o)
       return fail(ps, "the closing quote");
     }
   ps->p++;
-  ok = compile_pieces(ps, s->str, o);
+  ok = compile_operand(ps, s->str, o);
   g_string_free(s, TRUE);
   return ok;
 }
@@ -299,18 +275,27 @@ pdb_condition_compile(const gchar *text, GError **error)
   return cond;
 }
 
-static void
-expand(const Operand *o, PdbTemplateLookupFunc lookup, gpointer data, guint context_length, GString *out)
+/* The caller's lookup, plus the answer to $(context-length). */
+typedef struct
 {
-  for (guint i = 0; i < o->pieces->len; i++)
-    {
-      const PdbTemplate *t = g_ptr_array_index(o->pieces, i);
+  PdbTemplateLookupFunc lookup;
+  gpointer data;
+  guint context_length;
+  gchar length_text[16];
+} EvalLookup;
 
-      if (t)
-        pdb_template_append(t, lookup, data, out);
-      else
-        g_string_append_printf(out, "%u", context_length);
+static const gchar *
+eval_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  EvalLookup *l = user_data;
+
+  if (context_index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    {
+      g_snprintf(l->length_text, sizeof(l->length_text), "%u", l->context_length);
+      *length = -1;
+      return l->length_text;
     }
+  return l->lookup ? l->lookup(name, context_index, length, l->data) : NULL;
 }
 
 /* atoi() as 3.38's numeric comparison uses it: leading blanks, sign, digits, else 0 */
@@ -342,8 +327,10 @@ pdb_condition_eval(const PdbCondition *cond, PdbTemplateLookupFunc lookup, gpoin
   gint c;
   gboolean result;
 
-  expand(&cond->a, lookup, lookup_data, context_length, a);
-  expand(&cond->b, lookup, lookup_data, context_length, b);
+  EvalLookup l = { lookup, lookup_data, context_length, "" };
+
+  pdb_template_append(cond->a.tmpl, eval_lookup, &l, a);
+  pdb_template_append(cond->b.tmpl, eval_lookup, &l, b);
   if (cond->op <= CMP_NUM_GE)
     {
       gint64 x = to_number(a->str), y = to_number(b->str);

@@ -11,8 +11,8 @@
  *
  * A "tmpl" is a double- or single-quoted string holding a template (see
  * db/template.h; `${name}@N` looks N messages back from the last message
- * of the context) that may also hold the template function
- * $(context-length), the number of messages in the context.
+ * of the context, and template functions work, $(context-length) being
+ * the number of messages in the context).
  * Anything else fails to compile with the column and what was expected.
  */
 #ifndef PDB_CORRELATION_CONDITION_H

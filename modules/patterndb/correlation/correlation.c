@@ -164,6 +164,7 @@ typedef struct
   gpointer *messages;
   guint count;
   gpointer newest;     /* when set, it is index 0 and `messages` follow */
+  gchar length_text[16];  /* $(context-length), formatted on demand */
 } Lookup;
 
 static const gchar *
@@ -172,6 +173,13 @@ lookup_messages(const gchar *name, guint index, gssize *length, gpointer user_da
   Lookup *l = user_data;
   gpointer msg;
 
+  if (index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    {
+      /* $(context-length): the context's messages, plus the new one */
+      g_snprintf(l->length_text, sizeof(l->length_text), "%u", l->count + (l->newest ? 1 : 0));
+      *length = -1;
+      return l->length_text;
+    }
   if (l->newest)
     {
       if (index == 0)
@@ -449,7 +457,7 @@ pdb_correlation_rule_values_look_back(const PdbRule *rule)
     {
       const PdbValueDef *v = g_ptr_array_index(rule->values, i);
 
-      if (v->compiled && pdb_template_get_max_context_index(v->compiled) > 0)
+      if (v->compiled && pdb_template_reads_context(v->compiled))
         return TRUE;
     }
   return FALSE;

@@ -87,7 +87,8 @@ void pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbRes
 void pdb_correlation_set_time(PdbCorrelation *self, gint64 stamp, gint64 now,
                               PdbCorrelationEmitFunc emit, gpointer emit_data);
 
-/* TRUE when a <value> of @rule refers to an earlier message (`${name}@N`, N > 0). */
+/* TRUE when a <value> of @rule refers to an earlier message (`${name}@N`, N > 0)
+ * or to $(context-length). */
 gboolean pdb_correlation_rule_values_look_back(const PdbRule *rule);
 
 /* Moves the clock on by @seconds (the idle timer) and expires what it passes. */

@@ -3,11 +3,15 @@
  * template.h.
  *
  * A template compiles to an array of elements; each element is a literal
- * (a run of text) or a reference (a name, an optional default and a context
- * index). Invariant: a compiled template owns all its strings and never
- * changes, so evaluation only reads it and needs no lock.
+ * (a run of text), a reference (a name, an optional default and a context
+ * index) or a call of a template function (db/template-func.c). This file
+ * finds where a call ends and splits it into words. Invariant: a compiled
+ * template owns all its strings and never changes, so evaluation only reads
+ * it and needs no lock; evaluation appends to the caller's buffer and
+ * allocates nothing else.
  */
 #include "db/template.h"
+#include "db/template-func.h"
 #include "db/database.h"
 
 #include <string.h>
@@ -16,6 +20,7 @@ typedef enum
 {
   ELEMENT_LITERAL,
   ELEMENT_REFERENCE,
+  ELEMENT_CALL,
 } ElementKind;
 
 typedef struct _TemplateElement
@@ -25,6 +30,7 @@ typedef struct _TemplateElement
   gsize text_length;
   gchar *default_value; /* ${name:-default}; NULL without `:-` */
   guint context_index;  /* ${name}@N */
+  PdbTemplateCall *call;  /* ELEMENT_CALL */
 } TemplateElement;
 
 struct _PdbTemplate
@@ -32,6 +38,7 @@ struct _PdbTemplate
   PdbTypeHint type_hint;
   GArray *elements;     /* of TemplateElement */
   guint max_context_index;
+  gboolean reads_context;
 };
 
 static const struct
@@ -122,6 +129,7 @@ element_clear(gpointer data)
 
   g_free(e->text);
   g_free(e->default_value);
+  pdb_template_call_free(e->call);
 }
 
 static void
@@ -144,18 +152,31 @@ add_literal(PdbTemplate *tmpl, const gchar *text, gsize length)
         }
     }
 
-  TemplateElement e = { ELEMENT_LITERAL, g_strndup(text, length), length, NULL, 0 };
+  TemplateElement e = { ELEMENT_LITERAL, g_strndup(text, length), length, NULL, 0, NULL };
   g_array_append_val(tmpl->elements, e);
 }
 
 static void
 add_reference(PdbTemplate *tmpl, const gchar *name, gsize length, gchar *default_value, guint index)
 {
-  TemplateElement e = { ELEMENT_REFERENCE, g_strndup(name, length), length, default_value, index };
+  TemplateElement e = { ELEMENT_REFERENCE, g_strndup(name, length), length, default_value, index, NULL };
 
   g_array_append_val(tmpl->elements, e);
   if (index > tmpl->max_context_index)
     tmpl->max_context_index = index;
+  if (index > 0)
+    tmpl->reads_context = TRUE;
+}
+
+static void
+add_call(PdbTemplate *tmpl, PdbTemplateCall *call)
+{
+  TemplateElement e = { ELEMENT_CALL, NULL, 0, NULL, 0, call };
+
+  g_array_append_val(tmpl->elements, e);
+  tmpl->max_context_index = MAX(tmpl->max_context_index, pdb_template_call_get_max_context_index(call));
+  if (pdb_template_call_reads_context(call))
+    tmpl->reads_context = TRUE;
 }
 
 static gboolean
@@ -221,6 +242,141 @@ compile_braced(PdbTemplate *tmpl, const gchar *start, const gchar *p, GError **e
 }
 
 static gboolean
+is_blank(gchar c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The closing quote for the quote at @p, or NULL (there are no escapes
+ * inside quotes). */
+static const gchar *
+quote_end(const gchar *p, const gchar *end)
+{
+  const gchar *close = memchr(p + 1, *p, end - (p + 1));
+
+  return close;
+}
+
+/* The `)` that closes the `(` at @open: a backslash hides the next byte,
+ * quotes hide everything up to their closing quote. Returns NULL with
+ * @error set (positions relative to @text). */
+static const gchar *
+call_end(const gchar *text, const gchar *open, const gchar *end, GError **error)
+{
+  gint depth = 0;
+
+  for (const gchar *q = open; q < end; q++)
+    {
+      if (*q == '\\')
+        q++;
+      else if (*q == '"' || *q == '\'')
+        {
+          const gchar *close = quote_end(q, end);
+
+          if (!close)
+            {
+              g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE,
+                          "the quote at position %d is not closed inside '$(' at position %d",
+                          (gint) (q - text), (gint) (open - 1 - text));
+              return NULL;
+            }
+          q = close;
+        }
+      else if (*q == '(')
+        depth++;
+      else if (*q == ')' && --depth == 0)
+        return q;
+    }
+  g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE,
+              "')' is missing for '$(' at position %d; write '$(function arguments...)'",
+              (gint) (open - 1 - text));
+  return NULL;
+}
+
+/* Splits the inside of a call (call_end() has checked the quotes and
+ * parentheses) into words: blanks separate them, quotes are removed,
+ * `\x` is x, a parenthesised group is copied as written. */
+static GPtrArray *
+split_words(const gchar *p, const gchar *end)
+{
+  GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+
+  for (;;)
+    {
+      while (p < end && is_blank(*p))
+        p++;
+      if (p >= end)
+        break;
+
+      GString *word = g_string_new(NULL);
+      while (p < end && !is_blank(*p))
+        {
+          if (*p == '\\' && p + 1 < end)
+            {
+              g_string_append_c(word, p[1]);
+              p += 2;
+            }
+          else if (*p == '"' || *p == '\'')
+            {
+              const gchar *close = quote_end(p, end);
+
+              g_string_append_len(word, p + 1, close - (p + 1));
+              p = close + 1;
+            }
+          else if (*p == '(')
+            {
+              const gchar *close = call_end(p, p, end, NULL);
+
+              g_string_append_len(word, p, close + 1 - p);
+              p = close + 1;
+            }
+          else
+            g_string_append_c(word, *p++);
+        }
+      g_ptr_array_add(words, g_string_free(word, FALSE));
+    }
+  g_ptr_array_add(words, NULL);
+  return words;
+}
+
+/* Compiles the call `$(...)` whose `(` is at @open; returns the position
+ * after its `)`, or NULL with @error set. */
+static const gchar *
+compile_call(PdbTemplate *tmpl, const gchar *text, const gchar *open, const gchar *end, GError **error)
+{
+  const gchar *close = call_end(text, open, end, error);
+
+  if (!close)
+    return NULL;
+
+  GPtrArray *words = split_words(open + 1, close);
+  if (words->len == 1)
+    {
+      /* `$()` expands to nothing and, as in 3.38, takes the literal text
+       * written since the previous reference or call with it (`x$()y` is "y") */
+      if (tmpl->elements->len > 0
+          && g_array_index(tmpl->elements, TemplateElement, tmpl->elements->len - 1).kind == ELEMENT_LITERAL)
+        g_array_set_size(tmpl->elements, tmpl->elements->len - 1);
+      g_ptr_array_free(words, TRUE);
+      return close + 1;
+    }
+
+  GError *call_error = NULL;
+  PdbTemplateCall *call = pdb_template_call_new(g_ptr_array_index(words, 0), (const gchar *const *) words->pdata + 1,
+                                                &call_error);
+  if (!call)
+    {
+      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE, "%s (the call at position %d)",
+                  call_error->message, (gint) (open - 1 - text));
+      g_error_free(call_error);
+    }
+  else
+    add_call(tmpl, call);
+  g_ptr_array_free(words, TRUE);
+  return call ? close + 1 : NULL;
+}
+
+static gboolean
 compile_body(PdbTemplate *tmpl, const gchar *text, const gchar *end, GError **error)
 {
   const gchar *p = text;
@@ -250,10 +406,9 @@ compile_body(PdbTemplate *tmpl, const gchar *text, const gchar *end, GError **er
         }
       else if (next < end && *next == '(')
         {
-          g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE,
-                      "template functions '$(...)' are not supported (position %d)",
-                      (gint) (p - text));
-          return FALSE;
+          p = compile_call(tmpl, text, next, end, error);
+          if (!p)
+            return FALSE;
         }
       else if (next < end && is_name_char(*next))
         {
@@ -357,6 +512,12 @@ pdb_template_get_max_context_index(const PdbTemplate *tmpl)
 }
 
 gboolean
+pdb_template_reads_context(const PdbTemplate *tmpl)
+{
+  return tmpl->reads_context;
+}
+
+gboolean
 pdb_template_is_literal(const PdbTemplate *tmpl)
 {
   for (guint i = 0; i < tmpl->elements->len; i++)
@@ -376,6 +537,11 @@ pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
       if (e->kind == ELEMENT_LITERAL)
         {
           g_string_append_len(out, e->text, e->text_length);
+          continue;
+        }
+      if (e->kind == ELEMENT_CALL)
+        {
+          pdb_template_call_append(e->call, lookup, user_data, out);
           continue;
         }
 

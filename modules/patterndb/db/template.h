@@ -19,7 +19,19 @@
  * list, json, null (exactly, case-sensitive, no blank before `(`), otherwise
  * the template does not compile ("Unknown type specified in type hinting"):
  * `a(b)` fails, `x a(b)`, `1a(b)`, `(b)` and `int64(x) ` are plain text.
- * Template functions `$(...)` are not supported: they are a compile error.
+ *
+ * Template functions (db/template-func.c lists them and their 3.38 results):
+ *   $(name arg...)      the call ends at the `)` that closes it; inside,
+ *                       `\x` is x, "..." and '...' hide blanks and
+ *                       parentheses (no escapes inside them), and a
+ *                       parenthesised group is kept as written; words are
+ *                       separated by blanks, quotes are removed, and each
+ *                       word is compiled as a template (so calls nest:
+ *                       `$(echo $(uppercase ${user}))`). `$()` is empty.
+ *   An unknown function, an unclosed `$(` or quote is a compile error.
+ *   $(context-length) asks the lookup function for the name "" at
+ *   PDB_TEMPLATE_CONTEXT_LENGTH_INDEX; a lookup that answers NULL (no
+ *   context) makes it 1, as 3.38 outside a context.
  *
  * A compiled PdbTemplate is immutable and may be evaluated by any number of
  * threads at once.
@@ -69,6 +81,9 @@ void pdb_template_free(PdbTemplate *tmpl);
 PdbTypeHint pdb_template_get_type_hint(const PdbTemplate *tmpl);
 /* The largest @N of any ${name}@N reference (0 when none looks back). */
 guint pdb_template_get_max_context_index(const PdbTemplate *tmpl);
+/* TRUE when the template looks back (${name}@N, N > 0) or uses
+ * $(context-length): its value depends on the correlation context. */
+gboolean pdb_template_reads_context(const PdbTemplate *tmpl);
 /* TRUE when the template is literal text only (no references). */
 gboolean pdb_template_is_literal(const PdbTemplate *tmpl);
 
@@ -79,6 +94,10 @@ gboolean pdb_template_is_literal(const PdbTemplate *tmpl);
  */
 typedef const gchar *(*PdbTemplateLookupFunc)(const gchar *name, guint context_index,
                                               gssize *length, gpointer user_data);
+
+/* The context index at which a lookup function is asked for the number of
+ * messages in the correlation context (name ""), as decimal text. */
+#define PDB_TEMPLATE_CONTEXT_LENGTH_INDEX G_MAXUINT
 
 /* Appends the expansion of @tmpl to @out. */
 void pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
