@@ -4,6 +4,7 @@
 #   e2e_setup                  private temp dir, module path, cleanup trap
 #   daemon_start CONF          start `syslog-ng -F` on CONF; wait until ready
 #   daemon_reload              SIGHUP and wait for "reload finished"
+#   daemon_reload_quick        the same, polling every 10 ms
 #   daemon_stop                stop it (by PID), wait for it to exit
 #   send_lines SOCKET LINE...  write lines to a unix-stream socket
 #   wait_lines FILE N [SECS]   wait until FILE has at least N lines
@@ -116,4 +117,16 @@ count_lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 
 wait_lines() {
   wait_for "[ \$(count_lines '$1') -ge $2 ]" "${3:-20}"
+}
+
+# daemon_reload_quick: like daemon_reload, but polls every 10 ms (for suites
+# that reload hundreds of times). Returns non-zero after 30 s.
+daemon_reload_quick() {
+  local pat='Configuration reload finished\|Error initializing new configuration' before i=0
+  before=$(grep -c "$pat" "$DAEMON_LOG")
+  kill -HUP "$DAEMON_PID" || return 1
+  while [ "$(grep -c "$pat" "$DAEMON_LOG")" -le "$before" ]; do
+    i=$((i + 1)); [ "$i" -gt 3000 ] && return 1
+    sleep 0.01
+  done
 }
