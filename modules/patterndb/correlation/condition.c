@@ -7,6 +7,7 @@
  */
 #include "correlation/condition.h"
 #include "db/database.h"
+#include "db/expr-lex.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,12 @@ struct _PdbCondition
 
 typedef struct
 {
-  const gchar *text;
-  const gchar *p;
+  PdbExprLexer lx;
   GError **error;
 } Parser;
+
+/* blanks, words and escapes of 3.38's filter language as conditions use it */
+static const PdbExprSyntax condition_syntax = { " \t\n\r", "_", TRUE, FALSE };
 
 static void
 operand_clear(Operand *o)
@@ -70,24 +73,8 @@ fail(Parser *ps, const gchar *expected)
 {
   if (ps->error && !*ps->error)
     g_set_error(ps->error, PDB_DB_ERROR, PDB_DB_ERROR_STRUCTURE,
-                "condition '%s': column %d: expected %s", ps->text, (int) (ps->p - ps->text) + 1, expected);
+                "condition '%s': column %d: expected %s", ps->lx.text, (int) ps->lx.pos + 1, expected);
   return FALSE;
-}
-
-static void
-skip_blanks(Parser *ps)
-{
-  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')
-    ps->p++;
-}
-
-static gboolean
-word_is(Parser *ps, const gchar *word)
-{
-  gsize n = strlen(word);
-
-  return g_ascii_strncasecmp(ps->p, word, n) == 0 && !g_ascii_isalnum(ps->p[n]) && ps->p[n] != '_'
-         && ps->p[n] != '(';
 }
 
 static gboolean
@@ -111,40 +98,14 @@ compile_operand(Parser *ps, const gchar *text, Operand *o)
 static gboolean
 parse_string(Parser *ps, Operand *o)
 {
-  GString *s;
-  gchar quote;
+  gboolean unterminated;
+  gchar *text = pdb_expr_lex_quoted(&ps->lx, &unterminated);
   gboolean ok;
 
-  skip_blanks(ps);
-  if (*ps->p != '"' && *ps->p != '\'')
-    return fail(ps, "a quoted template (\"...\")");
-  quote = *ps->p++;
-  s = g_string_new(NULL);
-  while (*ps->p && *ps->p != quote)
-    {
-      if (quote == '"' && *ps->p == '\\' && ps->p[1])
-        {
-          ps->p++;
-          switch (*ps->p)
-            {
-            case 'n': g_string_append_c(s, '\n'); break;
-            case 't': g_string_append_c(s, '\t'); break;
-            case 'r': g_string_append_c(s, '\r'); break;
-            default: g_string_append_c(s, *ps->p); break;
-            }
-          ps->p++;
-          continue;
-        }
-      g_string_append_c(s, *ps->p++);
-    }
-  if (*ps->p != quote)
-    {
-      g_string_free(s, TRUE);
-      return fail(ps, "the closing quote");
-    }
-  ps->p++;
-  ok = compile_operand(ps, s->str, o);
-  g_string_free(s, TRUE);
+  if (!text)
+    return fail(ps, unterminated ? "the closing quote" : "a quoted template (\"...\")");
+  ok = compile_operand(ps, text, o);
+  g_free(text);
   return ok;
 }
 
@@ -159,14 +120,16 @@ parse_op(Parser *ps, CmpOp *op)
     { "gt", CMP_STR_GT, TRUE }, { "le", CMP_STR_LE, TRUE }, { "ge", CMP_STR_GE, TRUE },
   };
 
-  skip_blanks(ps);
+  pdb_expr_lex_skip_blanks(&ps->lx);
   for (gsize i = 0; i < G_N_ELEMENTS(ops); i++)
     {
       gsize n = strlen(ops[i].text);
 
-      if (ops[i].word ? word_is(ps, ops[i].text) : strncmp(ps->p, ops[i].text, n) == 0)
+      if (ops[i].word ? pdb_expr_lex_keyword(&ps->lx, ops[i].text)
+          : strncmp(ps->lx.text + ps->lx.pos, ops[i].text, n) == 0)
         {
-          ps->p += n;
+          if (!ops[i].word)
+            ps->lx.pos += n;
           *op = ops[i].op;
           return TRUE;
         }
@@ -174,42 +137,15 @@ parse_op(Parser *ps, CmpOp *op)
   return fail(ps, "a comparison (== != < > <= >= eq ne lt gt le ge)");
 }
 
-static PdbCondition *parse_or(Parser *ps);
+/* ---- the boolean grammar (db/expr-lex.h) over comparisons ---- */
 
-static PdbCondition *
-parse_primary(Parser *ps)
+static gpointer
+parse_comparison(PdbExprLexer *lx, gpointer user_data)
 {
-  PdbCondition *node;
+  Parser *ps = user_data;
+  PdbCondition *node = g_new0(PdbCondition, 1);
 
-  skip_blanks(ps);
-  if (word_is(ps, "not"))
-    {
-      ps->p += 3;
-      PdbCondition *inner = parse_primary(ps);
-      if (!inner)
-        return NULL;
-      node = g_new0(PdbCondition, 1);
-      node->kind = NODE_NOT;
-      node->left = inner;
-      return node;
-    }
-  if (*ps->p == '(')
-    {
-      ps->p++;
-      node = parse_or(ps);
-      if (!node)
-        return NULL;
-      skip_blanks(ps);
-      if (*ps->p != ')')
-        {
-          pdb_condition_free(node);
-          fail(ps, "')'");
-          return NULL;
-        }
-      ps->p++;
-      return node;
-    }
-  node = g_new0(PdbCondition, 1);
+  (void) lx;
   node->kind = NODE_CMP;
   if (!parse_string(ps, &node->a) || !parse_op(ps, &node->op) || !parse_string(ps, &node->b))
     {
@@ -219,54 +155,43 @@ parse_primary(Parser *ps)
   return node;
 }
 
-static PdbCondition *
-parse_binary(Parser *ps, const gchar *word, NodeKind kind, PdbCondition *(*operand)(Parser *))
+static gpointer
+combine(PdbExprBoolOp op, gpointer left, gpointer right, gpointer user_data)
 {
-  PdbCondition *left = operand(ps);
+  PdbCondition *node = g_new0(PdbCondition, 1);
 
-  while (left)
-    {
-      skip_blanks(ps);
-      if (!word_is(ps, word))
-        break;
-      ps->p += strlen(word);
-      PdbCondition *right = operand(ps);
-      if (!right)
-        {
-          pdb_condition_free(left);
-          return NULL;
-        }
-      PdbCondition *node = g_new0(PdbCondition, 1);
-      node->kind = kind;
-      node->left = left;
-      node->right = right;
-      left = node;
-    }
-  return left;
+  (void) user_data;
+  node->kind = op == PDB_EXPR_AND ? NODE_AND : op == PDB_EXPR_OR ? NODE_OR : NODE_NOT;
+  node->left = left;
+  node->right = right;
+  return node;
 }
 
-static PdbCondition *
-parse_and(Parser *ps)
+static void
+free_node(gpointer node)
 {
-  return parse_binary(ps, "and", NODE_AND, parse_primary);
+  pdb_condition_free(node);
 }
 
-static PdbCondition *
-parse_or(Parser *ps)
+static void
+expected(PdbExprLexer *lx, const gchar *what, gpointer user_data)
 {
-  return parse_binary(ps, "or", NODE_OR, parse_and);
+  (void) lx;
+  fail(user_data, what);
 }
 
 PdbCondition *
 pdb_condition_compile(const gchar *text, GError **error)
 {
-  Parser ps = { text, text, error };
-  PdbCondition *cond = parse_or(&ps);
+  static const PdbExprBoolGrammar grammar = { parse_comparison, combine, free_node, expected };
+  Parser ps = { .error = error };
+  PdbCondition *cond;
 
+  pdb_expr_lex_init(&ps.lx, text, &condition_syntax);
+  cond = pdb_expr_parse_bool(&ps.lx, &grammar, &ps);
   if (!cond)
     return NULL;
-  skip_blanks(&ps);
-  if (*ps.p)
+  if (pdb_expr_lex_peek(&ps.lx))
     {
       fail(&ps, "'and', 'or' or the end of the condition");
       pdb_condition_free(cond);

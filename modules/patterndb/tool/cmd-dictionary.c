@@ -8,7 +8,7 @@
  * does. Without -P every ruleset is listed, the catch-all ruleset first.
  */
 #include "tool/commands.h"
-#include "tool/tool-common.h"
+#include "tool/db-open.h"
 #include "tool/tree-walk.h"
 
 #include <string.h>
@@ -64,44 +64,27 @@ on_program(gpointer value, gpointer user_data)
 int
 pdb_cmd_dictionary(int argc, char **argv)
 {
-  gchar *pdb = NULL, *program = NULL;
-  gboolean dump_tags = FALSE;
-  GOptionEntry entries[] =
+  static const PdbToolDbCommandSpec spec =
   {
-    { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &pdb, "Name of the patterndb file (default " PDB_TOOL_DEFAULT_PDB ")", "<patterndb_file>" },
-    { "program", 'P', 0, G_OPTION_ARG_STRING, &program, "Only the ruleset this program selects", "<program>" },
-    { "dump-tags", 'T', 0, G_OPTION_ARG_NONE, &dump_tags, "Dump the tags rules set instead of value names", NULL },
-    { NULL }
+    "dictionary", "Dump pattern dictionary",
+    "Only the ruleset this program selects",
+    "dump-tags", "Dump the tags rules set instead of value names",
   };
-  PdbDatabase *db;
-  DictState st = { 0 };
-  int rc = PDB_TOOL_EXIT_USAGE;
+  PdbToolDbCommand cmd;
 
-  if (!pdb_tool_parse_options(&argc, &argv, "dictionary", "Dump pattern dictionary",
-                              "Exit status: 0 success, 2 usage error or a database that cannot be loaded.\n",
-                              entries))
-    goto out;
-  db = pdb_tool_load_database(pdb ? pdb : PDB_TOOL_DEFAULT_PDB, FALSE);
-  if (!db)
-    goto out;
-  rc = 0;
-  st.tags = dump_tags;
-  st.out = g_string_new(NULL);
-  if (program)
-    list_ruleset(pdb_database_find_ruleset(db, program, strlen(program)), &st);
+  if (!pdb_tool_db_open(&cmd, &spec, &argc, &argv))
+    return pdb_tool_db_close(&cmd);
+
+  DictState st = { cmd.flag, cmd.out };
+  if (cmd.program)
+    list_ruleset(pdb_database_find_ruleset(cmd.db, cmd.program, strlen(cmd.program)), &st);
   else
     {
       PdbTreeVisitor visitor = { NULL, on_program };
 
-      list_ruleset(pdb_database_get_catch_all_ruleset(db), &st);
-      if (pdb_database_get_program_tree(db))
-        pdb_tool_walk_tree(pdb_database_get_program_tree(db), &visitor, &st);
+      list_ruleset(pdb_database_get_catch_all_ruleset(cmd.db), &st);
+      if (pdb_database_get_program_tree(cmd.db))
+        pdb_tool_walk_tree(pdb_database_get_program_tree(cmd.db), &visitor, &st);
     }
-  fwrite(st.out->str, 1, st.out->len, stdout);
-  g_string_free(st.out, TRUE);
-  pdb_database_unref(db);
-out:
-  g_free(pdb);
-  g_free(program);
-  return rc;
+  return pdb_tool_db_close(&cmd);
 }

@@ -8,7 +8,9 @@
  * followed by rule_id='...' on nodes that hold a rule.
  */
 #include "tool/commands.h"
-#include "tool/tool-common.h"
+#include "tool/db-open.h"
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -44,44 +46,26 @@ dump_program_tree(const PdbDatabase *db, GString *out)
 int
 pdb_cmd_dump(int argc, char **argv)
 {
-  gchar *pdb = NULL, *program = NULL;
-  gboolean program_tree = FALSE;
-  GOptionEntry entries[] =
+  static const PdbToolDbCommandSpec spec =
   {
-    { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &pdb, "Name of the patterndb file (default " PDB_TOOL_DEFAULT_PDB ")", "<patterndb_file>" },
-    { "program", 'P', 0, G_OPTION_ARG_STRING, &program, "Print the message tree of the ruleset this program selects", "<program>" },
-    { "program-tree", 'T', 0, G_OPTION_ARG_NONE, &program_tree, "Print the program tree", NULL },
-    { NULL }
+    "dump", "Dump pattern database tree",
+    "Print the message tree of the ruleset this program selects",
+    "program-tree", "Print the program tree",
   };
-  PdbDatabase *db;
-  GString *out;
-  int rc = PDB_TOOL_EXIT_USAGE;
+  PdbToolDbCommand cmd;
 
-  if (!pdb_tool_parse_options(&argc, &argv, "dump", "Dump pattern database tree",
-                              "Exit status: 0 success, 2 usage error or a database that cannot be loaded.\n",
-                              entries))
-    goto out;
-  db = pdb_tool_load_database(pdb ? pdb : PDB_TOOL_DEFAULT_PDB, FALSE);
-  if (!db)
-    goto out;
-  rc = 0;
-  out = g_string_new(NULL);
-  if (program_tree)
-    dump_program_tree(db, out);
-  else if (program)
+  if (!pdb_tool_db_open(&cmd, &spec, &argc, &argv))
+    return pdb_tool_db_close(&cmd);
+  if (cmd.flag)
+    dump_program_tree(cmd.db, cmd.out);
+  else if (cmd.program)
     {
-      const PdbRuleset *rs = pdb_database_find_ruleset(db, program, strlen(program));
+      const PdbRuleset *rs = pdb_database_find_ruleset(cmd.db, cmd.program, strlen(cmd.program));
 
       if (rs && rs->messages)
-        pdb_radix_dump(rs->messages, out, describe_rule, NULL);
+        pdb_radix_dump(rs->messages, cmd.out, describe_rule, NULL);
     }
   else
     fprintf(stderr, "Neither --program-tree nor --program was specified, doing nothing\n");
-  fwrite(out->str, 1, out->len, stdout);
-  g_string_free(out, TRUE);
-  pdb_database_unref(db);
-out:
-  g_free(pdb);
-  g_free(program);
-  return rc;
+  return pdb_tool_db_close(&cmd);
 }

@@ -1,6 +1,7 @@
 /*
- * filter.c: a recursive-descent parser and evaluator for the filter subset
- * described in filter.h.
+ * filter.c: the filter functions of filter.h, compiled and evaluated. The
+ * lexer and the not/and/or grammar around the functions are shared with
+ * action conditions (db/expr-lex.c).
  *
  * Invariant: a compiled filter is a tree that owns its strings and compiled
  * regexes; evaluation never allocates (match data is kept per node) and
@@ -8,6 +9,7 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "tool/filter.h"
+#include "db/expr-lex.h"
 
 #include <pcre2.h>
 #include <string.h>
@@ -52,10 +54,13 @@ struct _PdbToolFilter
 
 typedef struct
 {
-  const gchar *text;
-  gsize pos;
+  PdbExprLexer lx;
   GError **error;
 } Parser;
+
+/* syslog-ng's filter syntax as pdbtool users write it: words may hold `-`
+ * and `.`, keywords are lower case, regex escapes survive in strings */
+static const PdbExprSyntax filter_syntax = { " \t\n", "_-.", FALSE, TRUE };
 
 static void
 node_free(Node *n)
@@ -82,42 +87,15 @@ parse_error(Parser *p, const gchar *what)
 {
   if (p->error && !*p->error)
     g_set_error(p->error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                "filter expression, column %zu: %s (supported: %s)", p->pos + 1, what,
+                "filter expression, column %zu: %s (supported: %s)", p->lx.pos + 1, what,
                 PDB_TOOL_FILTER_FUNCTIONS);
   return FALSE;
-}
-
-static void
-skip_blanks(Parser *p)
-{
-  while (p->text[p->pos] == ' ' || p->text[p->pos] == '\t' || p->text[p->pos] == '\n')
-    p->pos++;
-}
-
-static gboolean
-is_ident_char(gchar c)
-{
-  return g_ascii_isalnum(c) || c == '_' || c == '-' || c == '.';
-}
-
-/* An identifier; returns a copy or NULL. */
-static gchar *
-parse_ident(Parser *p)
-{
-  gsize start;
-
-  skip_blanks(p);
-  start = p->pos;
-  while (is_ident_char(p->text[p->pos]))
-    p->pos++;
-  return p->pos > start ? g_strndup(p->text + start, p->pos - start) : NULL;
 }
 
 static gboolean
 peek_char(Parser *p, gchar c)
 {
-  skip_blanks(p);
-  return p->text[p->pos] == c;
+  return pdb_expr_lex_peek(&p->lx) == c;
 }
 
 static gboolean
@@ -125,63 +103,30 @@ expect_char(Parser *p, gchar c)
 {
   gchar msg[32];
 
-  if (peek_char(p, c))
-    {
-      p->pos++;
-      return TRUE;
-    }
+  if (pdb_expr_lex_accept(&p->lx, c))
+    return TRUE;
   g_snprintf(msg, sizeof(msg), "expected '%c'", c);
   return parse_error(p, msg);
 }
 
-/* "..." or '...' with \" \\ escapes inside double quotes; bare words too. */
+/* "..." or '...' (see db/expr-lex.h for escapes); bare words too. */
 static gchar *
 parse_string(Parser *p)
 {
-  gchar quote;
-  GString *s;
+  gboolean unterminated;
+  gchar *s = pdb_expr_lex_quoted(&p->lx, &unterminated);
 
-  skip_blanks(p);
-  quote = p->text[p->pos];
-  if (quote != '"' && quote != '\'')
+  if (s)
+    return s;
+  if (unterminated)
     {
-      gchar *word = parse_ident(p);
-
-      if (!word)
-        parse_error(p, "expected a string");
-      return word;
-    }
-  p->pos++;
-  s = g_string_new(NULL);
-  while (p->text[p->pos] && p->text[p->pos] != quote)
-    {
-      gchar c = p->text[p->pos++];
-
-      if (c == '\\' && quote == '"' && p->text[p->pos])
-        {
-          c = p->text[p->pos++];
-          switch (c)
-            {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case '"': case '\\': break;
-            default:
-              /* keep regex escapes such as \d intact */
-              g_string_append_c(s, '\\');
-              break;
-            }
-        }
-      g_string_append_c(s, c);
-    }
-  if (!p->text[p->pos])
-    {
-      g_string_free(s, TRUE);
       parse_error(p, "unterminated string");
       return NULL;
     }
-  p->pos++;
-  return g_string_free(s, FALSE);
+  s = pdb_expr_lex_word(&p->lx);
+  if (!s)
+    parse_error(p, "expected a string");
+  return s;
 }
 
 static gboolean
@@ -219,8 +164,8 @@ parse_match_options(Parser *p, Node *n, gboolean allow_value)
 {
   while (!peek_char(p, ')'))
     {
-      gsize at = p->pos;
-      gchar *opt = parse_ident(p);
+      gsize at = p->lx.pos;
+      gchar *opt = pdb_expr_lex_word(&p->lx);
       gboolean ok = TRUE;
 
       if (!opt)
@@ -257,7 +202,7 @@ parse_match_options(Parser *p, Node *n, gboolean allow_value)
             n->type = MATCH_GLOB;
           else if (ok)
             {
-              p->pos = at;
+              p->lx.pos = at;
               ok = parse_error(p, "type() must be pcre, string or glob");
             }
           g_free(t);
@@ -278,7 +223,7 @@ parse_match_options(Parser *p, Node *n, gboolean allow_value)
               else if (ok && strcmp(f, "store-matches") != 0 && strcmp(f, "store_matches") != 0
                        && strcmp(f, "utf8") != 0)
                 {
-                  p->pos = at;
+                  p->lx.pos = at;
                   ok = parse_error(p, "unsupported flag");
                 }
               g_free(f);
@@ -286,7 +231,7 @@ parse_match_options(Parser *p, Node *n, gboolean allow_value)
         }
       else
         {
-          p->pos = at;
+          p->lx.pos = at;
           ok = parse_error(p, "unsupported option");
         }
       g_free(opt);
@@ -296,32 +241,21 @@ parse_match_options(Parser *p, Node *n, gboolean allow_value)
   return TRUE;
 }
 
-static Node *parse_or(Parser *p);
-
-static Node *
-parse_primary(Parser *p)
+/* One filter function call; the boolean grammar (db/expr-lex.h) has
+ * already skipped the blanks before it. */
+static gpointer
+parse_call(PdbExprLexer *lx, gpointer user_data)
 {
+  Parser *p = user_data;
   gsize at;
   gchar *fn;
   Node *n;
 
-  if (peek_char(p, '('))
-    {
-      p->pos++;
-      n = parse_or(p);
-      if (n && !expect_char(p, ')'))
-        {
-          node_free(n);
-          return NULL;
-        }
-      return n;
-    }
-  skip_blanks(p);
-  at = p->pos;
-  fn = parse_ident(p);
+  at = p->lx.pos;
+  fn = pdb_expr_lex_word(&p->lx);
   if (!fn)
     {
-      parse_error(p, p->text[p->pos] ? "expected a filter function" : "unexpected end of expression");
+      parse_error(p, lx->text[lx->pos] ? "expected a filter function" : "unexpected end of expression");
       return NULL;
     }
   if (!expect_char(p, '('))
@@ -342,9 +276,9 @@ parse_primary(Parser *p)
             goto fail;
           g_ptr_array_add(n->tags, t);
           if (peek_char(p, ','))
-            p->pos++;
+            p->lx.pos++;
         }
-      p->pos++;
+      p->lx.pos++;
     }
   else if (strcmp(fn, "match") == 0 || strcmp(fn, "program") == 0
            || strcmp(fn, "host") == 0 || strcmp(fn, "message") == 0)
@@ -361,11 +295,11 @@ parse_primary(Parser *p)
         n->value_name = g_strdup("MESSAGE");
       if (!parse_match_options(p, n, strcmp(fn, "match") == 0) || !compile_match(p, n))
         goto fail;
-      p->pos++;
+      p->lx.pos++;
     }
   else
     {
-      p->pos = at;
+      p->lx.pos = at;
       parse_error(p, "unsupported filter function");
       goto fail;
     }
@@ -377,89 +311,48 @@ fail:
   return NULL;
 }
 
-static gboolean
-accept_keyword(Parser *p, const gchar *kw)
+static gpointer
+combine(PdbExprBoolOp op, gpointer left, gpointer right, gpointer user_data)
 {
-  gsize len = strlen(kw);
+  Node *n = g_new0(Node, 1);
 
-  skip_blanks(p);
-  if (strncmp(p->text + p->pos, kw, len) == 0 && !is_ident_char(p->text[p->pos + len])
-      && p->text[p->pos + len] != '(')
-    {
-      p->pos += len;
-      return TRUE;
-    }
-  return FALSE;
+  (void) user_data;
+  n->kind = op == PDB_EXPR_AND ? NODE_AND : op == PDB_EXPR_OR ? NODE_OR : NODE_NOT;
+  n->left = left;
+  n->right = right;
+  return n;
 }
 
-static Node *
-parse_not(Parser *p)
+static void
+free_node(gpointer node)
 {
-  if (accept_keyword(p, "not"))
-    {
-      Node *inner = parse_not(p);
-      Node *n;
-
-      if (!inner)
-        return NULL;
-      n = g_new0(Node, 1);
-      n->kind = NODE_NOT;
-      n->left = inner;
-      return n;
-    }
-  return parse_primary(p);
+  node_free(node);
 }
 
-static Node *
-parse_binary(Parser *p, const gchar *kw, NodeKind kind, Node *(*sub)(Parser *))
+static void
+expected(PdbExprLexer *lx, const gchar *what, gpointer user_data)
 {
-  Node *left = sub(p);
+  gchar *msg = g_strdup_printf("expected %s", what);
 
-  while (left && accept_keyword(p, kw))
-    {
-      Node *right = sub(p);
-      Node *n;
-
-      if (!right)
-        {
-          node_free(left);
-          return NULL;
-        }
-      n = g_new0(Node, 1);
-      n->kind = kind;
-      n->left = left;
-      n->right = right;
-      left = n;
-    }
-  return left;
-}
-
-static Node *
-parse_and(Parser *p)
-{
-  return parse_binary(p, "and", NODE_AND, parse_not);
-}
-
-static Node *
-parse_or(Parser *p)
-{
-  return parse_binary(p, "or", NODE_OR, parse_and);
+  (void) lx;
+  parse_error(user_data, msg);
+  g_free(msg);
 }
 
 PdbToolFilter *
 pdb_tool_filter_compile(const gchar *expression, GError **error)
 {
-  Parser p = { expression, 0, error };
-  Node *root = parse_or(&p);
+  static const PdbExprBoolGrammar grammar = { parse_call, combine, free_node, expected };
+  Parser p = { .error = error };
+  Node *root;
   PdbToolFilter *f;
 
+  pdb_expr_lex_init(&p.lx, expression, &filter_syntax);
+  root = pdb_expr_parse_bool(&p.lx, &grammar, &p);
   if (!root)
     return NULL;
-  skip_blanks(&p);
-  if (p.text[p.pos] == ';')
-    p.pos++;
-  skip_blanks(&p);
-  if (p.text[p.pos])
+  pdb_expr_lex_accept(&p.lx, ';');
+  if (pdb_expr_lex_peek(&p.lx))
     {
       node_free(root);
       parse_error(&p, "unexpected text after the expression");

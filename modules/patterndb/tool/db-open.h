@@ -1,0 +1,45 @@
+/*
+ * db-open.h: the start and the end that the read-only tree subcommands
+ * (`dump`, `dictionary`) share: options -p DB, -P PROGRAM and one -T flag,
+ * loading the database, and printing what they wrote into one buffer.
+ */
+#ifndef PDB_TOOL_DB_OPEN_H
+#define PDB_TOOL_DB_OPEN_H
+
+#include "db/database.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gchar *pdb;          /* -p, NULL: PDB_TOOL_DEFAULT_PDB */
+  gchar *program;      /* -P, NULL when not given */
+  gboolean flag;       /* the command's -T */
+  PdbDatabase *db;     /* loaded by pdb_tool_db_open() */
+  GString *out;        /* what pdb_tool_db_close() prints */
+} PdbToolDbCommand;
+
+/* What differs between the commands: their --help texts and -T's long name. */
+typedef struct
+{
+  const gchar *parameter;     /* "dump" */
+  const gchar *summary;       /* "Dump pattern database tree" */
+  const gchar *program_help;  /* -P's description */
+  const gchar *flag_name;     /* -T's long name, "program-tree" */
+  const gchar *flag_help;
+} PdbToolDbCommandSpec;
+
+/*
+ * Parses the options and loads the database into @cmd (zeroed here).
+ * Returns FALSE after printing the error; call pdb_tool_db_close() in
+ * both cases.
+ */
+gboolean pdb_tool_db_open(PdbToolDbCommand *cmd, const PdbToolDbCommandSpec *spec, int *argc, char ***argv);
+
+/* Prints @cmd->out when the database was loaded, frees everything and
+ * returns the exit code: 0, or PDB_TOOL_EXIT_USAGE when open failed. */
+int pdb_tool_db_close(PdbToolDbCommand *cmd);
+
+G_END_DECLS
+
+#endif
