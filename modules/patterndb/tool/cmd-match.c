@@ -78,6 +78,9 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
 {
   Matcher *m = user_data;
 
+  /* the macros below start with M, T, P or S; most names skip them all */
+  if (name[0] != 'M' && name[0] != 'T' && name[0] != 'P' && name[0] != 'S')
+    return pdb_tool_message_get(m->msg, name, length);
   if (strcmp(name, "MSG") == 0)
     name = "MESSAGE";
   else if (strcmp(name, "MSGHDR") == 0)

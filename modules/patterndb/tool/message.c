@@ -5,6 +5,7 @@
  * order names are first met, and values[h].stamp == msg->stamp exactly
  * when name h is set in the current message (same for tags). Resetting a
  * message is one counter increment plus truncating two small arrays.
+ * Setting a value copies it into the slot's own buffer, which only grows.
  */
 #include "tool/message.h"
 #include "tool/json.h"
@@ -20,23 +21,47 @@ typedef struct
   guint cap;
 } UintStack;
 
+static G_GNUC_NO_INLINE void
+stack_grow(UintStack *st)
+{
+  st->cap = st->cap ? st->cap * 2 : 32;
+  st->data = g_renew(guint, st->data, st->cap);
+}
+
 static inline void
 stack_push(UintStack *st, guint v)
 {
   if (G_UNLIKELY(st->len == st->cap))
-    {
-      st->cap = st->cap ? st->cap * 2 : 32;
-      st->data = g_renew(guint, st->data, st->cap);
-    }
+    stack_grow(st);
   st->data[st->len++] = v;
 }
 
+/* A value: its own NUL-terminated buffer, reused from message to message. */
 typedef struct
 {
-  GString *value;
+  gchar *str;
+  gsize len;
+  gsize cap;             /* bytes allocated at str, NUL included */
   PdbValueType type;
   guint32 stamp;
 } Slot;
+
+/*
+ * Pointer -> id, open addressing with linear probing, for the names and
+ * tags the database layer passes (capture names, class tags ...), whose
+ * strings live as long as the database. A hit is confirmed with strcmp()
+ * against the id's own name, so a reused transient buffer can never get a
+ * wrong id; it is then looked up by value and its entry updated. The
+ * table grows at half load, so with 100,000 rules every capture name
+ * still has its entry.
+ */
+typedef struct
+{
+  const gchar **keys;
+  guint *ids;
+  guint mask;            /* capacity - 1; capacity is a power of two */
+  guint used;
+} PointerCache;
 
 struct _PdbToolMessage
 {
@@ -52,9 +77,69 @@ struct _PdbToolMessage
   /* pointer -> handle cache for names passed by the database layer, whose
    * strings live as long as the database: a hit is confirmed with strcmp,
    * so a reused transient buffer can never get a wrong handle */
-  struct { const gchar *name; guint handle; } name_cache[256];
-  struct { const gchar *name; guint id; } tag_cache[64];
+  PointerCache name_cache;
+  PointerCache tag_cache;
 };
+
+static void
+pointer_cache_init(PointerCache *cache, guint capacity)
+{
+  cache->keys = g_new0(const gchar *, capacity);
+  cache->ids = g_new0(guint, capacity);
+  cache->mask = capacity - 1;
+  cache->used = 0;
+}
+
+static void
+pointer_cache_clear(PointerCache *cache)
+{
+  g_free(cache->keys);
+  g_free(cache->ids);
+}
+
+static inline guint
+pointer_hash(const gchar *key)
+{
+  guint64 k = (guintptr) key;
+
+  k ^= k >> 29;
+  k *= G_GUINT64_CONSTANT(0x9e3779b97f4a7c15);
+  return (guint) (k >> 32);
+}
+
+/* The id slot of @key: its own, or the empty one where it would go (id 0). */
+static inline guint *
+pointer_cache_find(PointerCache *cache, const gchar *key)
+{
+  guint i = pointer_hash(key) & cache->mask;
+
+  while (cache->keys[i] && cache->keys[i] != key)
+    i = (i + 1) & cache->mask;
+  cache->keys[i] = key;   /* claims an empty slot; its id stays 0 until stored */
+  return &cache->ids[i];
+}
+
+static void
+pointer_cache_store(PointerCache *cache, guint *entry, const gchar *key, guint id)
+{
+  if (*entry == 0)
+    cache->used++;
+  *entry = id;
+  if (cache->used * 2 > cache->mask + 1)
+    {
+      PointerCache bigger;
+
+      pointer_cache_init(&bigger, (cache->mask + 1) * 2);
+      for (guint i = 0; i <= cache->mask; i++)
+        if (cache->keys[i] && cache->ids[i])
+          {
+            *pointer_cache_find(&bigger, cache->keys[i]) = cache->ids[i];
+            bigger.used++;
+          }
+      pointer_cache_clear(cache);
+      *cache = bigger;
+    }
+}
 
 /* 3.38's built-in value handles, in their numbering order. */
 static const gchar *const builtin_names[] =
@@ -90,7 +175,9 @@ lookup_handle(PdbToolMessage *msg, const gchar *name, gssize length, gboolean cr
     }
 
   gchar *owned = heap ? heap : g_strdup(key);
-  Slot slot = { g_string_sized_new(16), PDB_VALUE_STRING, 0 };
+  Slot slot = { g_malloc(16), 0, 16, PDB_VALUE_STRING, 0 };
+
+  slot.str[0] = '\0';
 
   g_ptr_array_add(msg->names, owned);
   g_array_append_val(msg->slots, slot);
@@ -125,6 +212,8 @@ pdb_tool_message_new(void)
   msg->tag_names = g_ptr_array_new_with_free_func(g_free);
   msg->tag_stamps = g_array_new(FALSE, FALSE, sizeof(guint32));
   msg->stamp = 1;
+  pointer_cache_init(&msg->name_cache, 256);
+  pointer_cache_init(&msg->tag_cache, 64);
   for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
     lookup_handle(msg, builtin_names[i], -1, TRUE);
   /* registered by 3.38's classifier before any database is read */
@@ -139,7 +228,7 @@ pdb_tool_message_free(PdbToolMessage *msg)
   if (!msg)
     return;
   for (guint i = 0; i < msg->slots->len; i++)
-    g_string_free(g_array_index(msg->slots, Slot, i).value, TRUE);
+    g_free(g_array_index(msg->slots, Slot, i).str);
   g_hash_table_destroy(msg->handles);
   g_ptr_array_free(msg->names, TRUE);
   g_array_free(msg->slots, TRUE);
@@ -148,6 +237,8 @@ pdb_tool_message_free(PdbToolMessage *msg)
   g_ptr_array_free(msg->tag_names, TRUE);
   g_array_free(msg->tag_stamps, TRUE);
   g_free(msg->set_tags.data);
+  pointer_cache_clear(&msg->name_cache);
+  pointer_cache_clear(&msg->tag_cache);
   g_free(msg);
 }
 
@@ -336,9 +427,17 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
     }
 }
 
-void
-pdb_tool_message_set_handle(PdbToolMessage *msg, guint h, const gchar *value, gssize length,
-                            PdbValueType type)
+static G_GNUC_NO_INLINE void
+slot_grow(Slot *slot, gsize length)
+{
+  slot->cap = MAX(length + 1, slot->cap * 2);
+  g_free(slot->str);
+  slot->str = g_malloc(slot->cap);
+}
+
+/* The hot path of every value: inlined into its callers in this file. */
+static inline void
+slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbValueType type)
 {
   Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
 
@@ -349,10 +448,20 @@ pdb_tool_message_set_handle(PdbToolMessage *msg, guint h, const gchar *value, gs
       slot->stamp = msg->stamp;
       stack_push(&msg->set_handles, h);
     }
-  g_string_set_size(slot->value, length);
+  if (G_UNLIKELY((gsize) length >= slot->cap))
+    slot_grow(slot, length);
   if (length)
-    memcpy(slot->value->str, value, length);
+    memcpy(slot->str, value, length);
+  slot->str[length] = '\0';
+  slot->len = length;
   slot->type = type;
+}
+
+void
+pdb_tool_message_set_handle(PdbToolMessage *msg, guint h, const gchar *value, gssize length,
+                            PdbValueType type)
+{
+  slot_set(msg, h, value, length, type);
 }
 
 void
@@ -366,15 +475,13 @@ pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
 static guint
 cached_handle(PdbToolMessage *msg, const gchar *name)
 {
-  guint slot = (guint) (((guintptr) name >> 3) & (G_N_ELEMENTS(msg->name_cache) - 1));
-  guint h = msg->name_cache[slot].handle;
+  guint *entry = pointer_cache_find(&msg->name_cache, name);
+  guint h = *entry;
 
-  if (msg->name_cache[slot].name == name && h
-      && strcmp(g_ptr_array_index(msg->names, h - 1), name) == 0)
+  if (h && strcmp(g_ptr_array_index(msg->names, h - 1), name) == 0)
     return h;
   h = lookup_handle(msg, name, -1, TRUE);
-  msg->name_cache[slot].name = name;
-  msg->name_cache[slot].handle = h;
+  pointer_cache_store(&msg->name_cache, entry, name, h);
   return h;
 }
 
@@ -398,8 +505,8 @@ pdb_tool_message_get(PdbToolMessage *msg, const gchar *name, gssize *length)
   if (!slot)
     return NULL;
   if (length)
-    *length = slot->value->len;
-  return slot->value->str;
+    *length = slot->len;
+  return slot->str;
 }
 
 gboolean
@@ -413,19 +520,17 @@ pdb_tool_message_get_type(PdbToolMessage *msg, const gchar *name, PdbValueType *
   return TRUE;
 }
 
-/* lookup_tag() through a pointer cache (confirmed with strcmp, see name_cache) */
+/* lookup_tag() through a pointer cache (confirmed with strcmp, see PointerCache) */
 static guint
 cached_tag(PdbToolMessage *msg, const gchar *tag)
 {
-  guint slot = (guint) (((guintptr) tag >> 3) & (G_N_ELEMENTS(msg->tag_cache) - 1));
-  guint id = msg->tag_cache[slot].id;
+  guint *entry = pointer_cache_find(&msg->tag_cache, tag);
+  guint id = *entry;
 
-  if (msg->tag_cache[slot].name == tag && id
-      && strcmp(g_ptr_array_index(msg->tag_names, id - 1), tag) == 0)
+  if (id && strcmp(g_ptr_array_index(msg->tag_names, id - 1), tag) == 0)
     return id;
   id = lookup_tag(msg, tag, TRUE);
-  msg->tag_cache[slot].name = tag;
-  msg->tag_cache[slot].id = id;
+  pointer_cache_store(&msg->tag_cache, entry, tag, id);
   return id;
 }
 
@@ -477,7 +582,7 @@ ops_get(gpointer msg, const gchar *name, gssize *length)
 static void
 ops_set(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type)
 {
-  pdb_tool_message_set_handle(msg, cached_handle(msg, name), value, length, type);
+  slot_set(msg, cached_handle(msg, name), value, length, type);
 }
 
 static void
@@ -545,7 +650,7 @@ pdb_tool_message_format_values(PdbToolMessage *msg, GString *out)
 
       g_string_append(out, g_ptr_array_index(msg->names, h - 1));
       g_string_append_c(out, '=');
-      g_string_append_len(out, slot->value->str, slot->value->len);
+      g_string_append_len(out, slot->str, slot->len);
       g_string_append_c(out, '\n');
     }
   g_string_append(out, "TAGS=");
@@ -591,11 +696,11 @@ pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
       first = FALSE;
       pdb_json_append_string(out, g_ptr_array_index(msg->names, h - 1), -1);
       g_string_append_c(out, ':');
-      if ((slot->type == PDB_VALUE_INT64 && pdb_json_is_number(slot->value->str, slot->value->len, TRUE))
-          || (slot->type == PDB_VALUE_DOUBLE && pdb_json_is_number(slot->value->str, slot->value->len, FALSE)))
-        g_string_append_len(out, slot->value->str, slot->value->len);
+      if ((slot->type == PDB_VALUE_INT64 && pdb_json_is_number(slot->str, slot->len, TRUE))
+          || (slot->type == PDB_VALUE_DOUBLE && pdb_json_is_number(slot->str, slot->len, FALSE)))
+        g_string_append_len(out, slot->str, slot->len);
       else
-        pdb_json_append_string(out, slot->value->str, slot->value->len);
+        pdb_json_append_string(out, slot->str, slot->len);
     }
   g_string_append(out, "}}");
 }
@@ -611,7 +716,7 @@ pdb_tool_message_foreach(PdbToolMessage *msg, PdbToolValueFunc value_func, PdbTo
       const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
 
       if (slot->stamp == msg->stamp)
-        value_func(g_ptr_array_index(msg->names, h - 1), slot->value->str, slot->value->len, slot->type,
+        value_func(g_ptr_array_index(msg->names, h - 1), slot->str, slot->len, slot->type,
                    user_data);
     }
   for (guint i = 0; tag_func && i < msg->set_tags.len; i++)
