@@ -25,8 +25,8 @@ write_db() { # write_db ID
   sed "s/id='load-a'/id='$1'/" "$top_srcdir/tests/e2e/data/load.xml" >"$DB.new" && mv "$DB.new" "$DB"
 }
 n=0
-# probe_both: one message into each log path; prints "ID1 ID2" ("lost"
-# for a message that did not arrive).
+# probe_both: one message into each log path; sets got="ID1 ID2" ("lost"
+# for a message that did not arrive). Not in a subshell: it counts in $n.
 probe_both() {
   n=$((n + 1))
   loggen -x -S -Q -n 1 "$T/one.sock" >/dev/null 2>&1
@@ -34,7 +34,7 @@ probe_both() {
   local a=lost b=lost
   wait_lines "$T/one.log" "$n" 5 && a=$(tail -n 1 "$T/one.log")
   wait_lines "$T/two.log" "$n" 5 && b=$(tail -n 1 "$T/two.log")
-  echo "$a $b"
+  got="$a $b"
 }
 
 write_db v1
@@ -55,23 +55,23 @@ if ! daemon_start "$T/syslog-ng.conf"; then
   for i in 1 2 3 4 5 6 7; do not_ok "syslog-ng did not start"; done
   exit 1
 fi
-check_eq "both paths classify with the first rules" "v1 v1" "$(probe_both)"
+probe_both; check_eq "both paths classify with the first rules" "v1 v1" "$got"
 write_db v2
 daemon_reload
-check_eq "changed file, SIGHUP: both paths use the new rules" "v2 v2" "$(probe_both)"
+probe_both; check_eq "changed file, SIGHUP: both paths use the new rules" "v2 v2" "$got"
 
 printf "<?xml version='1.0'?>\n<patterndb version='4'>\n  <ruleset name='x' id='x'>\n    <rules>\n  </ruleset>\n" >"$DB"
 daemon_reload
 check "broken file, SIGHUP: the daemon goes on running" kill -0 "$DAEMON_PID"
-check_eq "broken file, SIGHUP: both paths keep the old rules" "v2 v2" "$(probe_both)"
+probe_both; check_eq "broken file, SIGHUP: both paths keep the old rules" "v2 v2" "$got"
 
 rm -f "$DB"
 daemon_reload
 check "file deleted, SIGHUP: the daemon goes on running" kill -0 "$DAEMON_PID"
-check_eq "file deleted, SIGHUP: both paths keep the old rules" "v2 v2" "$(probe_both)"
+probe_both; check_eq "file deleted, SIGHUP: both paths keep the old rules" "v2 v2" "$got"
 write_db v3
 daemon_reload
-check_eq "file back, SIGHUP: both paths use the new rules" "v3 v3" "$(probe_both)"
+probe_both; check_eq "file back, SIGHUP: both paths use the new rules" "v3 v3" "$got"
 if ! kill -0 "$DAEMON_PID" 2>/dev/null; then
   diag "the daemon's log:"; diag "$(tail -n 15 "$DAEMON_LOG")"
 fi
