@@ -19,7 +19,7 @@ T=$TEST_TMPDIR
 OURS_PATH=$MODULE_PATH
 REF_PATH=$SYSTEM_MODULE_DIR
 [ -f "$REF_PATH/libdbparser.so" ] || skip_all "no libdbparser.so in $REF_PATH (the reference grouping-by())"
-plan 25
+plan 28
 
 # Input lines: RFC 3164 with a host name, stamped an hour ago plus OFFSET
 # seconds (the correlation clock caps message time at now).
@@ -193,6 +193,25 @@ same reload out.log
 check_eq "reload: the context opened before SIGHUP is closed after it with both messages" \
   "agg a n=3;" "$(msgs reload)"
 
+# 6b. scope(program): other PIDs of the same program on the same host join;
+#     typed values; the scope fields written into an inherit-mode(none) aggregate.
+run_case program \
+  'grouping-by(key("${kv.k}") scope(program) trigger(message("close")) timeout(30)
+     aggregate(value("MESSAGE" "agg n=$(context-length) pids=${PID}@3,${PID}@2,${PID}@1")
+               value("count" int("$(context-length)")) inherit-mode(none))
+     inject-mode(aggregate-only));' \
+  out.log 2 -- \
+  "$(line 0 host1 app 1 'k=a')" \
+  "$(line 1 host1 app 2 'k=a')" \
+  "$(line 2 host1 other 3 'k=a')" \
+  "$(line 3 host2 app 4 'k=a')" \
+  "$(line 4 host1 app 5 'k=a z=close')" \
+  "$(line 5 host2 app 6 'k=a z=close')"
+same program out.log
+check_eq "program: host1/app gathered three PIDs, host2/app two; HOST and PROGRAM written, PID not" \
+  "h=host1 p=app pid= m=agg n=4 pids=1,2,5|h=host2 p=app pid= m=agg n=3 pids=,4,6|" \
+  "$(sed 's/^[^ ]* \(.*\) | .*$/\1/' "$T/program-ours/out.log" | tr '\n' '|')"
+
 # 7. Only ours: context-limit(). A flood of 2000 unique keys with
 #    context-limit(50): each new context beyond 50 closes the one nearest to
 #    expiry (the oldest here), and its aggregate is emitted at once.
@@ -223,6 +242,18 @@ if syslog_ng -s -f "$T/limit-zero.conf" >/dev/null 2>&1; then
 else
   ok "limit: context-limit(0) is rejected"
 fi
+
+# prefix() (4.0) goes before the aggregate's value names.
+write_conf ours prefix \
+  'grouping-by(key("${kv.k}") trigger("1" == "1") timeout(30) prefix("g.")
+     aggregate(value("count" "$(context-length)") inherit-mode(none)) inject-mode(aggregate-only));'
+if daemon_start "$T/prefix-ours/syslog-ng.conf" prefix-d; then
+  send_lines "$T/prefix-ours/sock" "$(line 0 host1 app 1 'k=a')"
+  wait_lines "$T/prefix-ours/out.log" 1 15
+  daemon_stop
+fi
+touch "$T/prefix-ours/out.log"
+check "prefix: the value is g.count" grep -q '| {"g":{"count":"2"}} tags=$' "$T/prefix-ours/out.log"
 
 # 8. Configuration errors, as syslog-ng's: key(), timeout() and aggregate() are mandatory.
 for missing in 'key("${kv.k}")' 'timeout(5)' 'aggregate(value("MESSAGE" "x"))'; do
