@@ -19,7 +19,7 @@ T=$TEST_TMPDIR
 OURS_PATH=$MODULE_PATH
 REF_PATH=$SYSTEM_MODULE_DIR
 [ -f "$REF_PATH/libdbparser.so" ] || skip_all "no libdbparser.so in $REF_PATH (the reference grouping-by())"
-plan 28
+plan 29
 
 # Input lines: RFC 3164 with a host name, stamped an hour ago plus OFFSET
 # seconds (the correlation clock caps message time at now).
@@ -192,6 +192,34 @@ reload_case ours
 same reload out.log
 check_eq "reload: the context opened before SIGHUP is closed after it with both messages" \
   "agg a n=3;" "$(msgs reload)"
+
+# 6a. Only ours: a grouping-by() referenced from two log paths runs as two
+#     copies (as in 3.38); each copy keeps its own contexts across SIGHUP.
+#     (3.38's copy loses inject-mode(), so there is nothing to compare.)
+dir=$T/copies-ours
+mkdir -p "$dir"
+cat >"$dir/syslog-ng.conf" <<CONF
+@version: 3.38
+@module patterndb
+source s { unix-stream("$dir/sock" flags(expect-hostname)); };
+parser p { kv-parser(prefix("kv.")); grouping-by(key("\${kv.k}") trigger(message("close")) timeout(60)
+  aggregate(value("MESSAGE" "agg \$(context-length)")) inject-mode(aggregate-only)); };
+destination d1 { file("$dir/one.log" template("\${MSG}\n")); };
+destination d2 { file("$dir/two.log" template("\${MSG}\n")); };
+log { source(s); parser(p); destination(d1); };
+log { source(s); parser(p); destination(d2); };
+CONF
+if daemon_start "$dir/syslog-ng.conf" copies-d; then
+  send_lines "$dir/sock" "$(line 0 host1 app 1 'k=a')"
+  sleep 0.5
+  daemon_reload
+  send_lines "$dir/sock" "$(line 1 host1 app 1 'k=a z=close')"
+  wait_lines "$dir/one.log" 1 15
+  wait_lines "$dir/two.log" 1 15
+  daemon_stop
+fi
+check_eq "copies: both log paths' copies kept their context across SIGHUP" "agg 3|agg 3" \
+  "$(cat "$dir/one.log" 2>&1)|$(cat "$dir/two.log" 2>&1)"
 
 # 6b. scope(program): other PIDs of the same program on the same host join;
 #     typed values; the scope fields written into an inherit-mode(none) aggregate.

@@ -91,6 +91,9 @@ typedef struct _PdbGroupingBy
   PdbGbInject inject_mode;
   gchar *prefix;
   guint context_limit;          /* 0: the default */
+  guint copy;                   /* 0: the parser as written; N: its Nth clone (one
+                                 * per further log path that references it) */
+  guint copies_made;
 
   /* state */
   NVHandle context_id_handle;
@@ -552,10 +555,12 @@ pdb_gb_build_persist_key(PdbGroupingBy *self)
 {
   const gchar *name = log_pipe_get_persist_name(&self->super.super);
 
+  /* each clone keeps its own contexts, under its own key */
   if (name)
-    return g_strdup_printf("patterndb-grouping-by(%s)", name);
-  return g_strdup_printf("patterndb-grouping-by(key=%s,scope=%d,timeout=%d)",
-                         self->key ? self->key->template : "", (gint) self->scope, self->timeout);
+    return g_strdup_printf("patterndb-grouping-by(%s,copy=%u)", name, self->copy);
+  return g_strdup_printf("patterndb-grouping-by(key=%s,scope=%d,timeout=%d,copy=%u)",
+                         self->key ? self->key->template : "", (gint) self->scope, self->timeout,
+                         self->copy);
 }
 
 static gboolean
@@ -664,6 +669,7 @@ pdb_gb_clone(LogPipe *s)
   other->inject_mode = self->inject_mode;
   pdb_grouping_by_set_prefix(clone, self->prefix);
   other->context_limit = self->context_limit;
+  other->copy = ++self->copies_made;
   if (log_pipe_get_persist_name(s))
     log_pipe_set_persist_name(&clone->super, log_pipe_get_persist_name(s));
   return &clone->super;
