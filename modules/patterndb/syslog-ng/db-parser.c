@@ -16,7 +16,9 @@
  * - Across a configuration reload (SIGHUP, syslog-ng-ctl reload) the loaded
  *   database is handed to the new parser through the persist store and is
  *   reused when its files are unchanged, re-read when they changed.
- * - Between reloads, at most every PDB_SNG_CHECK_INTERVAL seconds one
+ * - Between reloads, at most every PDB_SNG_CHECK_INTERVAL seconds (the
+ *   environment variable PATTERNDB_CHECK_INTERVAL, 1-3600, overrides it for
+ *   stress tests; read once per process) one
  *   message-processing thread (single flight: a CAS on `checking`) stats the
  *   files and reloads if they changed; the others go on with the old tree.
  * - At startup (no database handed over) a missing or broken file is fatal:
@@ -392,6 +394,24 @@ pdb_sng_parser_retire(PdbSngParser *self)
 }
 
 static gint
+pdb_sng_check_interval(void)
+{
+  static gsize once;
+  static gint interval = PDB_SNG_CHECK_INTERVAL;
+
+  if (g_once_init_enter(&once))
+    {
+      const gchar *text = g_getenv("PATTERNDB_CHECK_INTERVAL");
+      gint64 value = text ? g_ascii_strtoll(text, NULL, 10) : 0;
+
+      if (value >= 1 && value <= 3600)
+        interval = (gint) value;
+      g_once_init_leave(&once, 1);
+    }
+  return interval;
+}
+
+static gint
 pdb_sng_now_seconds(void)
 {
   return (gint) (g_get_monotonic_time() / G_USEC_PER_SEC);
@@ -456,7 +476,7 @@ pdb_sng_parser_maybe_check_files(PdbSngParser *self)
   if (now >= g_atomic_int_get(&self->next_check))
     {
       pdb_sng_parser_check_files(self);
-      g_atomic_int_set(&self->next_check, pdb_sng_now_seconds() + PDB_SNG_CHECK_INTERVAL);
+      g_atomic_int_set(&self->next_check, pdb_sng_now_seconds() + pdb_sng_check_interval());
     }
   g_atomic_int_set(&self->checking, 0);
 }
@@ -685,7 +705,7 @@ pdb_sng_parser_init(LogPipe *s)
   self->tick.expires = iv_now;
   self->tick.expires.tv_sec += 1;
   iv_timer_register(&self->tick);
-  g_atomic_int_set(&self->next_check, pdb_sng_now_seconds() + PDB_SNG_CHECK_INTERVAL);
+  g_atomic_int_set(&self->next_check, pdb_sng_now_seconds() + pdb_sng_check_interval());
   return log_parser_init_method(s);
 }
 
