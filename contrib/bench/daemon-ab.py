@@ -9,8 +9,8 @@ parser. For optimising the glue: a longer stream than bench-quick's
 100,000 lines and several repetitions give ratios that mean something on a
 busy machine.
 
-  contrib/bench/daemon-ab.py --builddir B --workdir W --input LINES --db DB.xml \
-      [--reps 5] [--sources 1,2] [--pipelines none,ours,db-parser]
+  contrib/bench/daemon-ab.py --builddir B --input LINES --db DB.xml \
+      [--reps 5] [--sources 1,2] [--pipelines none,ours,db-parser,base] [--base-builddir B0]
 """
 import argparse
 import importlib.util
@@ -36,7 +36,9 @@ def main():
     ap.add_argument("--db", required=True, help="patterndb.xml")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--sources", default="1,2")
-    ap.add_argument("--pipelines", default="none,ours")
+    ap.add_argument("--pipelines", default="none,ours",
+                    help="of none, db-parser, ours, base (our module from --base-builddir)")
+    ap.add_argument("--base-builddir", default=None, help="another build of our module, to compare with")
     args = ap.parse_args()
 
     rb = load_bench()
@@ -50,6 +52,9 @@ def main():
         "db-parser": ("syslog-ng db-parser", 'db-parser(file("{db}"))', ""),
         "ours": ("syslog-ng + our module", 'patterndb(file("{db}"))', modules),
     }
+    if args.base_builddir:
+        kinds["base"] = ("syslog-ng + our module (base)", 'patterndb(file("{db}"))',
+                         os.path.join(os.path.abspath(args.base_builddir), ".libs") + ":/usr/lib/syslog-ng/3.38")
     daemons = []
     for n in [int(x) for x in args.sources.split(",")]:
         for k in args.pipelines.split(","):
