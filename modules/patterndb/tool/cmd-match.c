@@ -78,6 +78,10 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
 {
   Matcher *m = user_data;
 
+  /* as pdbtool: -T formats one message, so ${name}@N (N > 0) looks back
+   * into nothing and is empty; $(context-length) is then 1 */
+  if (context_index != 0)
+    return NULL;
   /* the macros below start with M, T, P or S; most names skip them all */
   if (name[0] != 'M' && name[0] != 'T' && name[0] != 'P' && name[0] != 'S')
     return pdb_tool_message_get(m->msg, name, length);
@@ -771,6 +775,7 @@ pdb_cmd_match(int argc, char **argv)
 {
   MatchOptions opt = { 0 };
   Matcher m = { 0 };
+  gchar *template_text = NULL;   /* -T unescaped */
   GOptionEntry entries[] =
   {
     { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &opt.pdb, "Name of the patterndb file (default " PDB_TOOL_DEFAULT_PDB "); a directory or glob loads every file in it", "<patterndb_file>" },
@@ -804,11 +809,10 @@ pdb_cmd_match(int argc, char **argv)
   m.opt = &opt;
   if (opt.template_text)
     {
-      gchar *text = pdb_tool_unescape(opt.template_text);
       GError *error = NULL;
 
-      m.tmpl = pdb_template_compile(text, FALSE, &error);
-      g_free(text);
+      template_text = pdb_tool_unescape(opt.template_text);
+      m.tmpl = pdb_template_compile(template_text, FALSE, &error);
       if (!m.tmpl)
         {
           fprintf(stderr, "Error compiling template: %s\n", error->message);
@@ -833,7 +837,7 @@ pdb_cmd_match(int argc, char **argv)
     goto out;
 
   if (m.tmpl && !m.filter && !opt.json && !opt.explain && !opt.debug_pattern)
-    m.direct = pdb_match_direct_new(m.db, m.tmpl);
+    m.direct = pdb_match_direct_new(m.db, m.tmpl, template_text);
   m.msg = pdb_tool_message_new();
   if (!m.direct)
     ensure_registered(&m);
@@ -928,5 +932,6 @@ out:
   g_free(opt.file);
   g_free(opt.template_text);
   g_free(opt.filter_text);
+  g_free(template_text);
   return rc;
 }

@@ -8,6 +8,13 @@
  * checked to never write them (captures, values) or to emit more messages
  * (actions, contexts). Per line it parses the header, classifies and
  * expands; it allocates nothing.
+ *
+ * A template text made only of plain characters (no `$`) and the exact
+ * references ${.classifier.rule_id} and ${.classifier.class} is expanded
+ * from a plan (literal pieces and values copied straight into the output)
+ * instead of through the template evaluator; the plan is used only if it
+ * expanded to the same bytes as the compiled template for every kind of
+ * result (match, unknown, none) when it was made.
  */
 #include "tool/match-direct.h"
 #include "tool/syslog-line.h"
@@ -17,11 +24,30 @@
 #define CLASS_NAME ".classifier.class"
 #define RULE_ID_NAME ".classifier.rule_id"
 
+#define PLAN_MAX_PIECES 16
+
+typedef enum
+{
+  PIECE_LITERAL,
+  PIECE_RULE_ID,
+  PIECE_CLASS,
+} PieceKind;
+
+typedef struct
+{
+  PieceKind kind;
+  const gchar *text;       /* PIECE_LITERAL: into plan_text */
+  gsize length;
+} Piece;
+
 struct _PdbMatchDirect
 {
   const PdbDatabase *db;
   const PdbTemplate *tmpl;
   PdbResult result;
+  gchar *plan_text;        /* NULL: no plan, the template is evaluated */
+  Piece pieces[PLAN_MAX_PIECES];
+  guint n_pieces;
 };
 
 static gboolean
@@ -62,8 +88,138 @@ rule_allows_direct(const PdbRule *rule)
   return TRUE;
 }
 
+/* Cuts @text into pieces; FALSE when it holds anything but plain
+ * characters and the two exact references. */
+static gboolean
+plan_parse(PdbMatchDirect *self, const gchar *text)
+{
+  static const struct
+  {
+    const gchar *token;
+    PieceKind kind;
+  } refs[] =
+  {
+    { "${" RULE_ID_NAME "}", PIECE_RULE_ID },
+    { "${" CLASS_NAME "}", PIECE_CLASS },
+  };
+  const gchar *p = text;
+
+  self->n_pieces = 0;
+  while (*p)
+    {
+      Piece piece = { PIECE_LITERAL, p, 0 };
+
+      if (*p == '$')
+        {
+          gsize i;
+
+          for (i = 0; i < G_N_ELEMENTS(refs); i++)
+            if (strncmp(p, refs[i].token, strlen(refs[i].token)) == 0)
+              break;
+          if (i == G_N_ELEMENTS(refs))
+            return FALSE;
+          p += strlen(refs[i].token);
+          if (*p == '@')   /* ${name}@N reads the correlation context */
+            return FALSE;
+          piece.kind = refs[i].kind;
+        }
+      else
+        {
+          while (*p && *p != '$')
+            p++;
+          piece.length = p - piece.text;
+        }
+      if (self->n_pieces == PLAN_MAX_PIECES)
+        return FALSE;
+      self->pieces[self->n_pieces++] = piece;
+    }
+  return TRUE;
+}
+
+static inline void
+append_fast(GString *out, const gchar *text, gsize length)
+{
+  if (G_LIKELY(out->len + length < out->allocated_len))
+    {
+      memcpy(out->str + out->len, text, length);
+      out->len += length;
+      out->str[out->len] = '\0';
+    }
+  else
+    g_string_append_len(out, text, length);
+}
+
+/* The plan's expansion for the values a result gives (NULL: unset). */
+static void
+plan_expand(const PdbMatchDirect *self, const gchar *rule_id, const gchar *class_name, GString *out)
+{
+  for (guint i = 0; i < self->n_pieces; i++)
+    {
+      const Piece *piece = &self->pieces[i];
+
+      if (piece->kind == PIECE_LITERAL)
+        append_fast(out, piece->text, piece->length);
+      else
+        {
+          const gchar *value = piece->kind == PIECE_RULE_ID ? rule_id : class_name;
+
+          if (value)
+            append_fast(out, value, strlen(value));
+        }
+    }
+}
+
+typedef struct
+{
+  const gchar *rule_id;
+  const gchar *class_name;
+} ProbeValues;
+
+static const gchar *
+probe_values_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  const ProbeValues *values = user_data;
+  const gchar *value = strcmp(name, RULE_ID_NAME) == 0 ? values->rule_id : values->class_name;
+
+  if (value)
+    *length = -1;
+  return value;
+}
+
+/* A plan for @text, kept only if it expands as @tmpl does for a match, an
+ * unknown message and no ruleset (distinct values, so a swap shows). */
+static void
+plan_make(PdbMatchDirect *self, const gchar *text)
+{
+  static const ProbeValues probes[] =
+  {
+    { "rule-1 (Id)", "class_A" },
+    { NULL, "unknown" },
+    { NULL, NULL },
+  };
+  GString *want = g_string_new(NULL);
+  GString *got = g_string_new(NULL);
+  gboolean same = TRUE;
+
+  self->plan_text = g_strdup(text);
+  if (!plan_parse(self, self->plan_text))
+    same = FALSE;
+  for (gsize i = 0; same && i < G_N_ELEMENTS(probes); i++)
+    {
+      g_string_truncate(want, 0);
+      g_string_truncate(got, 0);
+      pdb_template_append(self->tmpl, probe_values_lookup, (gpointer) &probes[i], want);
+      plan_expand(self, probes[i].rule_id, probes[i].class_name, got);
+      same = g_string_equal(want, got);
+    }
+  if (!same)
+    g_clear_pointer(&self->plan_text, g_free);
+  g_string_free(want, TRUE);
+  g_string_free(got, TRUE);
+}
+
 PdbMatchDirect *
-pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl)
+pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar *template_text)
 {
   const GPtrArray *rules = pdb_database_get_rules(db);
   const GPtrArray *rulesets = pdb_database_get_rulesets(db);
@@ -93,6 +249,8 @@ pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl)
   self->db = db;
   self->tmpl = tmpl;
   pdb_result_init(&self->result);
+  if (template_text)
+    plan_make(self, template_text);
   return self;
 }
 
@@ -102,6 +260,7 @@ pdb_match_direct_free(PdbMatchDirect *self)
   if (!self)
     return;
   pdb_result_clear(&self->result);
+  g_free(self->plan_text);
   g_free(self);
 }
 
@@ -135,6 +294,15 @@ pdb_match_direct_line(PdbMatchDirect *self, const gchar *line, gsize length, GSt
     return FALSE;
   pdb_database_classify(self->db, l.program.data ? l.program.data : empty, l.program.length,
                         l.message.data ? l.message.data : empty, l.message.length, &self->result);
-  pdb_template_append(self->tmpl, result_lookup, &self->result, out);
+  if (self->plan_text)
+    {
+      const PdbResult *r = &self->result;
+
+      plan_expand(self, r->kind == PDB_RESULT_MATCH ? r->rule->id : NULL,
+                  r->kind == PDB_RESULT_MATCH ? r->rule->class_name
+                  : r->kind == PDB_RESULT_UNKNOWN ? "unknown" : NULL, out);
+    }
+  else
+    pdb_template_append(self->tmpl, result_lookup, &self->result, out);
   return TRUE;
 }

@@ -25,9 +25,12 @@ typedef struct _PdbMatchDirect PdbMatchDirect;
  * those names or make more output: no rule with actions or a context-id,
  * no pattern capture or <value> whose name mentions ".classifier.". The
  * caller uses it only without -F, --json, --explain and -D.
- * Both @db and @tmpl must outlive the result.
+ * Both @db and @tmpl must outlive the result. @template_text (may be NULL)
+ * is the text @tmpl was compiled from: when it is plain text and the two
+ * references only, lines are expanded without the template evaluator.
  */
-PdbMatchDirect *pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl);
+PdbMatchDirect *pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl,
+                                     const gchar *template_text);
 void pdb_match_direct_free(PdbMatchDirect *direct);
 
 /*
