@@ -129,14 +129,14 @@ check "sort: inherit-mode(context): the last message after sorting, plus values 
 #    pass-through: an expired context's aggregate comes first, then the
 #    aggregate a message triggers, then that message.
 run_case timeout \
-  'grouping-by(key("${kv.k}") trigger(message("close")) timeout(5)
+  'grouping-by(key("${kv.k}") trigger(message("close")) timeout(30)
      aggregate(value("MESSAGE" "agg ${kv.k}@1 n=$(context-length) here=${kv.k}") inherit-mode(none) tags("agg"))
      inject-mode(pass-through));' \
   out.log 6 -- \
   "$(line 0 host1 app 1 'k=a n=1')" \
   "$(line 1 host2 other 7 'k=a n=2')" \
-  "$(line 10 host1 app 1 'k=b n=3 close')" \
-  "$(line 11 host1 app 1 'k=c n=4')"
+  "$(line 100 host1 app 1 'k=b n=3 close')" \
+  "$(line 101 host1 app 1 'k=c n=4')"
 same timeout out.log
 check_eq "timeout: order and values (none: no inherited values, @1 reaches the last message)" \
   "k=a n=1;k=a n=2;agg a n=3 here=;agg b n=2 here=;k=b n=3 close;k=c n=4;" "$(msgs timeout)"
