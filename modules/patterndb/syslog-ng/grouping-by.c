@@ -40,6 +40,7 @@
 #include "cfg.h"
 
 #include <iv.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
