@@ -9,22 +9,29 @@
 # A writer appends N numbered syslog lines to in.log at a steady rate. A
 # reads them (a file source keeps its position in the persist file, so a
 # restarted A goes on where it stopped), classifies them and forwards the
-# result to B, which writes it to out.log. Mid-stream: B is paused
-# (SIGSTOP) so A's disk buffer fills; A is stopped (SIGTERM) with that
-# backlog and started again on the same persist file; B resumes (SIGCONT)
-# and the backlog drains; A is restarted once more while the messages
-# flow. Then out.log is counted: every sequence number 0..N-1 must be
-# there (nothing lost) and every line must carry the classification.
+# result to B, which writes it to out.log. Two runs, each with fresh
+# daemons, buffer and files:
+#   clean:  B paused (SIGSTOP) so A's disk buffer fills; A stopped
+#           (SIGTERM) with that backlog and started again on the same
+#           persist file; B resumed (SIGCONT), the backlog drains; A
+#           restarted once more while the messages flow.
+#   crash:  the same, but A is killed (SIGKILL): once with a full disk
+#           buffer (B paused), once while the messages flow.
+# Then out.log is counted: every sequence number 0..N-1 must be there
+# (nothing lost) and every line must carry the classification.
 #
-# Duplicates: a reliable disk buffer acknowledges a message to the source
-# only once it is on disk and drops it only once it was written to the
-# socket; the file source saves the position of acknowledged lines. After
-# a clean stop (SIGTERM) nothing is read or sent twice, so the test
-# demands 0 duplicates (measured: 0 in every run). B is paused, not
-# stopped: plain TCP syslog has no application-level acknowledgement, so
-# lines in the kernel buffers of a receiver that exits would be lost by
-# design of the protocol, not of A.
-# Sizes: N=60,000 at 6,000 lines/s (werror), N=30,000 at 3,000/s (asan).
+# Duplicates. The file source acknowledges a line (and saves its position)
+# once the reliable disk buffer has it on disk; the buffer drops a message
+# once it was written to the socket. After a clean stop nothing is read or
+# sent twice: 0 duplicates required. After SIGKILL the source's window of
+# unacknowledged lines (log-iw-size, 100) is read again: at-least-once
+# delivery, so up to 100 duplicates per kill are allowed and reported
+# (measured: 100 for the two kills, 0 for the clean restarts).
+# B is paused, never stopped: plain TCP syslog has no application-level
+# acknowledgement, so lines in the kernel buffers of a receiver that exits
+# would be lost by design of the protocol, not of A.
+# Sizes: N=60,000 at 6,000 lines/s (werror), N=30,000 at 3,000/s (asan);
+# 10 s per run either way (the events are placed in tenths of the stream).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
@@ -32,12 +39,18 @@ e2e_setup
 if [ "${PDB_BUILD_FLAVOUR:-werror}" = asan ]; then N=30000; RATE=3000; else N=60000; RATE=6000; fi
 N=${PDB_RESTART_MESSAGES:-$N}
 RATE=${PDB_RESTART_RATE:-$RATE}
-T=$TEST_TMPDIR
-A_PID="" B_PID="" WRITER=""
 # B may be stopped by SIGSTOP when the test ends: wake it so SIGTERM works.
 trap '[ -n "$B_PID" ] && kill -CONT "$B_PID" 2>/dev/null; e2e_kill_children; daemon_stop >/dev/null 2>&1; rm -rf "$TEST_TMPDIR"' EXIT
 diag "sizes: $N lines at $RATE/s (flavour ${PDB_BUILD_FLAVOUR:-werror})"
 
+# run_scenario MODE (clean or crash): one run with its own daemons and files.
+run_scenario() {
+mode=$1
+T=$TEST_TMPDIR/$mode
+mkdir -p "$T"
+A_PID="" B_PID="" WRITER=""
+# what a killed A may log on its next start and is no error of ours
+ignore='^$'
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 sed "s/id='load-a'/id='restart-rule'/" "$top_srcdir/tests/e2e/data/load.xml" >"$T/db.xml"
 mkdir -p "$T/buf"
@@ -62,21 +75,25 @@ destination d_out { file("$T/out.log" template("\$MSG\n")); };
 log { source(s_net); destination(d_out); };
 CONF
 
-# start_a / stop_a / start_b: two daemons through daemon.sh's one slot.
-start_a() { daemon_start "$T/a.conf" a && A_PID=$DAEMON_PID && A_LOG=$DAEMON_LOG; }
+# start_a / stop_a / kill_a: two daemons through daemon.sh's one slot.
+start_a() { daemon_start "$T/a.conf" "$mode-a" && A_PID=$DAEMON_PID && A_LOG=$DAEMON_LOG && A_DIR=$DAEMON_DIR; }
 stop_a() {
   DAEMON_PID=$A_PID; daemon_stop; A_PID=""
   cat "$A_LOG" >>"$T/a-all.log"
 }
+kill_a() {
+  kill -KILL "$A_PID"; wait "$A_PID" 2>/dev/null; A_PID=""; DAEMON_PID=""
+  cat "$A_LOG" >>"$T/a-all.log"
+}
 queued_in_a() {
-  env $DAEMON_ENV syslog-ng-ctl stats -c "$T/a/ctl" 2>/dev/null \
+  env $DAEMON_ENV syslog-ng-ctl stats -c "$A_DIR/ctl" 2>/dev/null \
     | awk -F';' '$1 == "dst.network" && $5 == "queued" { print $6 }'
 }
 
-daemon_start "$T/b.conf" b || { not_ok "receiver B did not start"; exit 1; }
+daemon_start "$T/b.conf" "$mode-b" || { not_ok "$mode: receiver B did not start"; return 1; }
 B_PID=$DAEMON_PID
 E2E_CHILD_PIDS="$B_PID"
-start_a || { not_ok "syslog-ng A did not start"; exit 1; }
+start_a || { not_ok "$mode: syslog-ng A did not start"; return 1; }
 
 python3 - "$T/in.log" "$N" "$RATE" <<'PY' &
 import sys, time
@@ -105,10 +122,13 @@ start_s=$(date +%s)
 
 at 2; kill -STOP "$B_PID"                     # B paused: A's disk buffer fills
 at 4; backlog=$(queued_in_a)
-stop_a; start_a || not_ok "A did not start again"
+if [ "$mode" = clean ]; then stop_a; else kill_a; fi
+start_a || not_ok "$mode: A did not start again"
 loaded=$(grep -o "Reliable disk-buffer state loaded.*" "$A_LOG" | grep -o "number_of_messages='[0-9]*'" | grep -o '[0-9]*' | head -1)
 at 6; kill -CONT "$B_PID"                     # the backlog drains
-at 8; stop_a; start_a || not_ok "A did not start again"   # restart while it flows
+at 8                                          # again, while it flows
+if [ "$mode" = clean ]; then stop_a; else kill_a; fi
+start_a || not_ok "$mode: A did not start again"
 wait "$WRITER"; wrc=$?
 written=$(wc -l <"$T/in.log")
 # Wait until every number arrived (or 60 s), then a second more for strays.
@@ -117,17 +137,17 @@ sleep 1
 stop_a
 DAEMON_PID=$B_PID; daemon_stop; B_PID=""
 
-check_eq "the writer appended $N lines" "0 $N" "$wrc $written"
+check_eq "$mode: the writer appended $N lines" "0 $N" "$wrc $written"
 if [ "${backlog:-0}" -gt 0 ] && [ "${loaded:-0}" -gt 0 ]; then
-  ok "A was restarted with a backlog: $backlog messages queued before, $loaded loaded from the disk buffer"
+  ok "$mode: A was restarted with a backlog: $backlog messages queued before, $loaded loaded from the disk buffer"
 else
-  not_ok "A was restarted with a backlog"; diag "queued before the restart: '${backlog}', loaded after: '${loaded}'"
+  not_ok "$mode: A was restarted with a backlog"; diag "queued before the restart: '${backlog}', loaded after: '${loaded}'"
   diag "$(grep -i 'disk-buffer\|disk buffer' "$T/a-all.log" | tail -n 5)"
 fi
 received=$(count_lines "$T/out.log")
 unique=$(awk '{ print $3 }' "$T/out.log" | sort -u | wc -l)
 missing=$(awk -v n="$N" '{ seen[$3 + 0] = 1 } END { m = 0; for (i = 0; i < n; i++) if (!(i in seen)) m++; print m }' "$T/out.log")
-check_eq "nothing lost: every sequence number 0..$((N - 1)) arrived in B" "$N 0" "$unique $missing"
+check_eq "$mode: nothing lost: every sequence number 0..$((N - 1)) arrived in B" "$N 0" "$unique $missing"
 if [ "$missing" != 0 ]; then
   diag "missing: $(awk -v n="$N" '{ seen[$3 + 0] = 1 } END { for (i = 0; i < n; i++) if (!(i in seen)) printf "%d ", i }' "$T/out.log" | cut -c1-200)"
   diag "order in out.log around them and A's log:"
@@ -135,16 +155,26 @@ if [ "$missing" != 0 ]; then
   diag "$(grep -v 'Accepting\|Syslog connection' "$T/a-all.log" | sed 's/^\[[^]]*T//' | head -40)"
   [ -n "${PDB_KEEP_DIR:-}" ] && cp -r "$T" "$PDB_KEEP_DIR"
 fi
-check_eq "every line classified (restart-rule, class load)" 0 \
+check_eq "$mode: every line classified (restart-rule, class load)" 0 \
   "$(awk '$1 != "restart-rule" || $2 != "load" || $3 !~ /^[0-9]+$/' "$T/out.log" | wc -l)"
 dups=$((received - unique))
-diag "$N sent, $received received, $unique distinct, $dups duplicates"
-check_eq "nothing twice after clean restarts: 0 duplicates" 0 "$dups"
+diag "$mode: $N sent, $received received, $unique distinct, $dups duplicates"
+if [ "$mode" = clean ]; then
+  check_eq "clean: nothing twice after clean restarts: 0 duplicates" 0 "$dups"
+elif [ "$dups" -le 200 ]; then
+  ok "crash: duplicates within the re-read windows: $dups (at most 2 kills x log-iw-size 100)"
+else
+  not_ok "crash: duplicates within the re-read windows (at most 200)"; diag "$dups"
+fi
 # The reliable queue drops when mem-buf-size() cannot hold a source's window
 # (log-iw-size): with 100 messages and 1 MiB it must never come to that.
-if grep -qi 'dropping\|corrupt\|error' "$T/a-all.log"; then
-  not_ok "A logged no drop and no error"; diag "$(grep -i 'dropping\|corrupt\|error' "$T/a-all.log" | head -5)"
+if grep -i 'dropping\|corrupt\|error' "$T/a-all.log" | grep -qv "$ignore"; then
+  not_ok "$mode: A logged no drop and no error"; diag "$(grep -i 'dropping\|corrupt\|error' "$T/a-all.log" | head -5)"
 else
-  ok "A logged no drop and no error"
+  ok "$mode: A logged no drop and no error"
 fi
+}
+
+run_scenario clean
+run_scenario crash
 done_testing
