@@ -189,6 +189,7 @@ pdb_parser_new(const gchar *reference, const gchar *capture_prefix, GError **err
     }
 
   self = g_new0(PdbParser, 1);
+  self->ref_count = 1;
   self->kind = type->kind;
   self->parse = type->parse;
   self->first = type->first;
@@ -210,10 +211,17 @@ pdb_parser_new(const gchar *reference, const gchar *capture_prefix, GError **err
   return self;
 }
 
+PdbParser *
+pdb_parser_ref(PdbParser *self)
+{
+  self->ref_count++;
+  return self;
+}
+
 void
 pdb_parser_free(PdbParser *self)
 {
-  if (!self)
+  if (!self || --self->ref_count > 0)
     return;
   pdb_parser_pcre_free(self);
   g_free(self->type_text);
@@ -231,6 +239,86 @@ pdb_parser_equal(const PdbParser *a, const PdbParser *b)
   if (g_strcmp0(a->capture_name, b->capture_name) != 0)
     return FALSE;
   return g_strcmp0(a->param, b->param) == 0;
+}
+
+static void
+_add_byte(PdbByteSet *set, guchar c)
+{
+  set->bits[c >> 5] |= 1u << (c & 31);
+}
+
+static void
+_add_chars(PdbByteSet *set, const gchar *chars)
+{
+  for (const guchar *c = (const guchar *) chars; *c; c++)
+    _add_byte(set, *c);
+}
+
+static void
+_add_alnum(PdbByteSet *set)
+{
+  _add_chars(set, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+}
+
+static void
+_add_set(PdbByteSet *set, const PdbByteSet *other)
+{
+  for (guint i = 0; i < G_N_ELEMENTS(set->bits); i++)
+    set->bits[i] |= other->bits[i];
+}
+
+/* Per kind, from what its parse function requires of the first byte. */
+void
+pdb_parser_start_set(const PdbParser *p, PdbByteSet *starts)
+{
+  memset(starts, 0, sizeof(*starts));
+  switch (p->kind)
+    {
+    case PDB_PARSER_STRING:          /* alnum or an extra character, at least one */
+      _add_alnum(starts);
+      if (p->has_set)
+        _add_set(starts, &p->set);
+      break;
+    case PDB_PARSER_SET:             /* at least one member */
+      _add_set(starts, &p->set);
+      break;
+    case PDB_PARSER_QSTRING:
+      _add_byte(starts, p->open_char);
+      break;
+    case PDB_PARSER_NUMBER:          /* [+-] then a digit ("0x" starts with one) */
+      _add_chars(starts, "+-0123456789");
+      break;
+    case PDB_PARSER_FLOAT:           /* a lone sign or dot matches (3.38) */
+      _add_chars(starts, "+-.0123456789");
+      break;
+    case PDB_PARSER_IPV4:
+      _add_chars(starts, "0123456789");
+      break;
+    case PDB_PARSER_IPV6:            /* a hex digit or "::"; '.' kept to stay a superset */
+    case PDB_PARSER_IPVANY:
+      _add_chars(starts, "0123456789abcdefABCDEF:.");
+      break;
+    case PDB_PARSER_MACADDR:
+    case PDB_PARSER_LLADDR:
+      _add_chars(starts, "0123456789abcdefABCDEF");
+      break;
+    case PDB_PARSER_HOSTNAME:        /* a label character */
+      _add_alnum(starts);
+      _add_chars(starts, "-");
+      break;
+    case PDB_PARSER_EMAIL:           /* strip characters, the local part, or its '@' */
+      _add_alnum(starts);
+      _add_chars(starts, "!#$%&'*+-/=?^_`{|}~.@");
+      if (p->has_set)
+        _add_set(starts, &p->set);
+      break;
+    default:                         /* ESTRING, OPTIONALSET, ANYSTRING, NLSTRING, PCRE */
+      memset(starts, 0xff, sizeof(*starts));
+      break;
+    }
+  for (guint c = 0; c < 256; c++)
+    if (c < p->first || c > p->last)
+      starts->bits[c >> 5] &= ~(1u << (c & 31));
 }
 
 const gchar *

@@ -11,7 +11,9 @@
  * its delimiter, EMAIL drops the strip characters).
  *
  * The tree only calls a parser with at least one byte of input, and only
- * when that first byte is inside [first, last] (the first-byte filter).
+ * when that first byte is in its start set (pdb_parser_start_set(), a
+ * subset of [first, last], the first-byte filter that pdb_parser_run()
+ * applies).
  */
 #ifndef PDB_ENGINE_PARSER_H
 #define PDB_ENGINE_PARSER_H
@@ -87,7 +89,6 @@ struct _PdbParser
   gchar *name;              /* as written; NULL or "" when unnamed */
   gchar *param;             /* NULL when the reference has no 3rd part; "" is distinct */
   gchar *capture_name;      /* prefix + name; NULL when unnamed (matched, not stored) */
-  PdbLocation location;     /* where the pattern that created this node is; file interned */
 
   /* compiled state, by kind */
   PdbByteSet set;           /* STRING extras, SET, OPTIONALSET, EMAIL strip */
@@ -96,6 +97,9 @@ struct _PdbParser
   gsize delim_length;             /* ESTRING (delimiter is param) */
   guint lladdr_parts;             /* LLADDR, MACADDR */
   gpointer pcre;                  /* PCRE: PdbPcre, see parser-pcre.c */
+
+  guint ref_count;                /* pdb_parser_ref() / pdb_parser_free() */
+  guint32 table_index;            /* a tree's parser cache: place in its frozen parser table */
 };
 
 /*
@@ -105,6 +109,9 @@ struct _PdbParser
  * not carry a location (the caller adds it).
  */
 PdbParser *pdb_parser_new(const gchar *reference, const gchar *capture_prefix, GError **error);
+/* A parser is reference-counted (a tree compiles each distinct reference
+ * once and shares it); pdb_parser_free() drops one reference. */
+PdbParser *pdb_parser_ref(PdbParser *parser);
 void pdb_parser_free(PdbParser *parser);
 
 /* Nodes are shared when kind, capture name and param are all equal. */
@@ -113,6 +120,14 @@ gboolean pdb_parser_equal(const PdbParser *a, const PdbParser *b);
 /* The name 3.38 prints in `dump` and `match -D`: "IP" for IPvANY,
  * "UNKNOWN" for OPTIONALSET, "FLOAT" for DOUBLE. */
 const gchar *pdb_parser_display_type(const PdbParser *parser);
+
+/*
+ * Every byte an input this parser accepts can start with (a superset: a
+ * byte outside it means the parser fails on any input starting with it,
+ * whatever follows). Already within [first, last]. The tree keeps one per
+ * distinct parser to skip failing parser children without running them.
+ */
+void pdb_parser_start_set(const PdbParser *parser, PdbByteSet *starts);
 
 /* "STRING, ESTRING, ..." for error messages. */
 const gchar *pdb_parser_known_types(void);

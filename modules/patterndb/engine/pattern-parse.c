@@ -10,7 +10,9 @@
  *
  * Invariant: on success every element is valid and every parser compiled;
  * on error nothing is returned, nothing leaks, and the message starts with
- * file:line:column of the offending '@'.
+ * file:line:column of the offending '@'. With a cache (a tree's), each
+ * distinct reference is compiled once and elements hold references to the
+ * cached parser.
  */
 #include "engine/radix-node.h"
 
@@ -55,9 +57,52 @@ pdb_pattern_free(GArray *elements)
   g_array_free(elements, TRUE);
 }
 
+/*
+ * The parser for the reference between @at and @end: from @cache when it
+ * has one for this prefix and text (keyed "prefix@reference": a reference
+ * never contains '@', so the last '@' separates them), else compiled (and
+ * cached). Returns a new reference, or NULL with @error set.
+ */
+static PdbParser *
+_parser_for(const gchar *at, const gchar *end, const gchar *capture_prefix, GHashTable *cache,
+            GError **error)
+{
+  gsize prefix_len = capture_prefix ? strlen(capture_prefix) : 0;
+  gsize ref_len = end - at - 1;
+  gchar stack[256];
+  gsize key_len = prefix_len + 1 + ref_len;
+  gchar *key = key_len < sizeof(stack) ? stack : g_malloc(key_len + 1);
+  PdbParser *parser;
+
+  if (prefix_len)
+    memcpy(key, capture_prefix, prefix_len);
+  key[prefix_len] = '@';
+  memcpy(key + prefix_len + 1, at + 1, ref_len);
+  key[key_len] = '\0';
+  parser = cache ? g_hash_table_lookup(cache, key) : NULL;
+  if (parser)
+    pdb_parser_ref(parser);
+  else
+    {
+      parser = pdb_parser_new(key + prefix_len + 1, capture_prefix, error);
+      if (parser && cache)
+        g_hash_table_insert(cache, g_strdup(key), pdb_parser_ref(parser));
+    }
+  if (key != stack)
+    g_free(key);
+  return parser;
+}
+
 GArray *
 pdb_pattern_parse(const gchar *pattern, const gchar *capture_prefix,
                   const PdbLocation *location, GError **error)
+{
+  return pdb_pattern_parse_cached(pattern, capture_prefix, location, NULL, error);
+}
+
+GArray *
+pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
+                         const PdbLocation *location, GHashTable *cache, GError **error)
 {
   GArray *elements = g_array_sized_new(FALSE, FALSE, sizeof(PdbElement), 8);
   const gchar *p = pattern;
@@ -93,11 +138,9 @@ pdb_pattern_parse(const gchar *pattern, const gchar *capture_prefix,
           return NULL;
         }
 
-      gchar *reference = g_strndup(at + 1, end - at - 1);
       GError *local = NULL;
-      PdbParser *parser = pdb_parser_new(reference, capture_prefix, &local);
+      PdbParser *parser = _parser_for(at, end, capture_prefix, cache, &local);
 
-      g_free(reference);
       if (!parser)
         {
           gchar *where = _where(pattern, at - pattern, location);

@@ -65,7 +65,8 @@ pdb_radix_new(void)
 
   self->strings = g_string_chunk_new(256);
   self->arena = pdb_arena_new();
-  self->build_parsers = g_ptr_array_new();
+  self->parser_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) pdb_parser_free);
   self->root = _node_new_literal(self, "", 0);
   return self;
 }
@@ -82,17 +83,15 @@ pdb_radix_free(PdbRadix *self)
   g_free(self);
 }
 
-/* Drops the build-time tree in one go (the arena), and the parsers it
- * still owns (none after a freeze, which takes them over). */
+/* Drops the build-time tree in one go (the arena), and the cache's
+ * references to the parsers (a frozen tree holds its own). */
 void
 pdb_radix_release_build(PdbRadix *self)
 {
-  if (self->build_parsers)
+  if (self->parser_cache)
     {
-      for (guint i = 0; i < self->build_parsers->len; i++)
-        pdb_parser_free(g_ptr_array_index(self->build_parsers, i));
-      g_ptr_array_free(self->build_parsers, TRUE);
-      self->build_parsers = NULL;
+      g_hash_table_destroy(self->parser_cache);
+      self->parser_cache = NULL;
     }
   pdb_arena_free(self->arena);
   self->arena = NULL;
@@ -275,14 +274,12 @@ _insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLoca
   if (child)
     return child;
   child = _node_new(self);
-  child->parser = el->parser;
-  el->parser = NULL;
-  g_ptr_array_add(self->build_parsers, child->parser);
+  child->parser = el->parser;   /* the cache keeps it alive */
   if (location)
     {
-      child->parser->location = *location;
+      child->location = *location;
       if (location->file)
-        child->parser->location.file = g_string_chunk_insert_const(self->strings, location->file);
+        child->location.file = g_string_chunk_insert_const(self->strings, location->file);
     }
   node->pchildren = _grow(self, node->pchildren, node->n_pchildren, &node->cap_pchildren);
   node->pchildren[node->n_pchildren++] = child;
@@ -324,7 +321,8 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
       g_free(where);
       return FALSE;
     }
-  elements = pdb_pattern_parse(pattern, self->capture_prefix, location, error);
+  elements = pdb_pattern_parse_cached(pattern, self->capture_prefix, location, self->parser_cache,
+                                      error);
   if (!elements)
     return FALSE;
 

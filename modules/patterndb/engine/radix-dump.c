@@ -23,27 +23,27 @@ static void
 _dump_line(const PdbRadix *r, guint32 index, guint depth, GString *out,
            PdbRadixDescribeFunc describe, gpointer user_data)
 {
-  const PdbFrozenNode *n = &r->nodes[index];
+  const PdbFrozenNode *n = pdb_frozen_node(r, index);
+  const PdbParser *p = pdb_frozen_node_parser(r, n);
 
   g_string_append_printf(out, "[%u]\t%*s", depth, (int) depth * 2, "");
-  if (n->parser != PDB_NO_PARSER)
+  if (p)
     {
-      const PdbParser *p = r->parsers[n->parser];
+      const PdbLocation *loc = &r->parser_nodes[n->info].location;
 
       g_string_append_printf(out, "@%s:%s@ [%s:%d:%d]''", pdb_parser_display_type(p),
                              p->capture_name ? p->capture_name : "None",
-                             p->location.file ? p->location.file : "", p->location.line,
-                             p->location.column);
+                             loc->file ? loc->file : "", loc->line, loc->column);
     }
   else
     {
       g_string_append_c(out, '\'');
-      g_string_append_len(out, (const gchar *) r->keys + n->key_offset, n->key_length);
+      g_string_append_len(out, (const gchar *) pdb_frozen_key(n), n->key_length);
       g_string_append_c(out, '\'');
     }
   g_string_append_c(out, ' ');
   if ((n->flags & PDB_NODE_HAS_VALUE) && describe)
-    describe(n->value, out, user_data);
+    describe(pdb_frozen_value(n), out, user_data);
   g_string_append_c(out, '\n');
 }
 
@@ -65,7 +65,9 @@ _dump_tree(const PdbRadix *r, GString *out, PdbRadixDescribeFunc describe, gpoin
   while (stack->len)
     {
       DumpItem item = g_array_index(stack, DumpItem, stack->len - 1);
-      const PdbFrozenNode *n = &r->nodes[item.index];
+      const PdbFrozenNode *n = pdb_frozen_node(r, item.index);
+      const guint32 *children = pdb_frozen_children(n);
+      const guchar *first = pdb_frozen_first_bytes(n);
 
       g_array_set_size(stack, stack->len - 1);
       _dump_line(r, item.index, item.depth, out, describe, user_data);
@@ -74,16 +76,16 @@ _dump_tree(const PdbRadix *r, GString *out, PdbRadixDescribeFunc describe, gpoin
        * 0x80 first), then parser children in insertion order */
       for (guint32 c = n->n_parser; c > 0; c--)
         {
-          DumpItem child = { n->children + n->n_literal + c - 1, item.depth + 1 };
+          DumpItem child = { children[n->n_literal + c - 1], item.depth + 1 };
           g_array_append_val(stack, child);
         }
       for (gint round = 1; round >= 0; round--)
         for (guint32 c = n->n_literal; c > 0; c--)
           {
-            gboolean high = r->first_bytes[n->children + c - 1] >= 0x80;
+            gboolean high = first[c - 1] >= 0x80;
             if (high == (round == 0))
               {
-                DumpItem child = { n->children + c - 1, item.depth + 1 };
+                DumpItem child = { children[c - 1], item.depth + 1 };
                 g_array_append_val(stack, child);
               }
           }
@@ -105,8 +107,8 @@ pdb_radix_get_stats(const PdbRadix *r, PdbRadixStats *stats)
   memset(stats, 0, sizeof(*stats));
   g_return_if_fail(r->frozen);
   stats->nodes = r->n_nodes;
-  stats->parser_nodes = r->n_parsers;
+  stats->parser_nodes = r->n_parser_nodes;
   stats->values = r->n_values;
-  stats->bytes = sizeof(*r) + r->n_nodes * (sizeof(PdbFrozenNode) + 1 + sizeof(guint32))
-                 + r->keys_length + r->n_parsers * (sizeof(PdbParser *) + sizeof(PdbParser));
+  stats->bytes = sizeof(*r) + r->blob_size + r->n_parser_nodes * sizeof(PdbParserNode)
+                 + r->n_parsers * (sizeof(PdbParser *) + 2 * sizeof(PdbParser) + sizeof(PdbByteSet));
 }

@@ -1,11 +1,15 @@
 /*
  * radix-freeze.c: turns the build-time tree into the compact, immutable
- * arrays that lookups walk (layout in radix-node.h).
+ * blob of node records that lookups walk (THE FROZEN LAYOUT in
+ * radix-node.h).
  *
- * Invariant: after pdb_radix_freeze() the children of every node are
- * contiguous in nodes[] (literal children sorted by first byte, then parser
- * children in insertion order), keys are in one pool, parsers are owned by
- * radix->parsers, and the build tree is gone. Nothing changes afterwards.
+ * Invariant: after pdb_radix_freeze() every node is one record in
+ * depth-first pre-order (a subtree is one contiguous byte range, and a
+ * node's first child follows it directly), carrying its key, its value
+ * and, for each child, the child's offset and first byte or parser index;
+ * the tree's distinct parsers (its parser cache) are in parsers and, by
+ * value with their start sets, in parser_table; the build tree, its arena
+ * and the cache are gone. Nothing changes afterwards.
  */
 #include "engine/radix-node.h"
 
@@ -14,131 +18,215 @@
 typedef struct _Freezer
 {
   PdbRadix *radix;
-  PdbBuildNode **order;    /* build nodes in breadth-first order */
-  guint32 n_order, order_capacity;
-  GByteArray *keys;
-  GPtrArray *parsers;
+  guint32 n_parser_nodes;  /* written so far */
 } Freezer;
 
-static guint
-_n_literal(const PdbBuildNode *n)
+static gsize
+_record_size(const PdbBuildNode *b)
 {
-  return n->n_children;
+  /* parser nodes have no key; records start at multiples of 4, so the
+   * padding before the child offsets is computed from the record start */
+  gsize size = sizeof(PdbFrozenNode) + b->key_length + b->n_children;
+
+  size = (size + 3) & ~(gsize) 3;
+  size += sizeof(guint32) * ((gsize) b->n_children + 2 * (gsize) b->n_pchildren);
+  size += b->has_value ? sizeof(gpointer) : 0;
+  return (size + 3) & ~(gsize) 3;
 }
 
-static guint
-_n_parser(const PdbBuildNode *n)
+typedef struct
 {
-  return n->n_pchildren;
-}
+  PdbBuildNode *node;
+  guint32 slot;            /* blob offset of the parent's child slot, or PDB_NO_NODE for the root */
+  guint32 parser_slot;     /* blob offset of the parent's parser-index slot (parser nodes) */
+} Pending;
 
-/* A plain doubling array: GPtrArray's add is several times dearer here. */
-static inline void
-_order_push(Freezer *f, PdbBuildNode *node)
-{
-  if (G_UNLIKELY(f->n_order == f->order_capacity))
-    {
-      f->order_capacity = f->order_capacity ? f->order_capacity * 2 : 64;
-      f->order = g_renew(PdbBuildNode *, f->order, f->order_capacity);
-    }
-  f->order[f->n_order++] = node;
-}
-
-/* Breadth-first: a node's children are appended together, so they are contiguous. */
-static void
-_order_nodes(Freezer *f)
-{
-  _order_push(f, f->radix->root);
-  for (guint i = 0; i < f->n_order; i++)
-    {
-      PdbBuildNode *n = f->order[i];
-
-      for (guint c = 0; c < _n_literal(n); c++)
-        _order_push(f, n->children[c]);
-      for (guint c = 0; c < _n_parser(n); c++)
-        _order_push(f, n->pchildren[c]);
-    }
-}
-
-static void
-_fill_node(Freezer *f, guint32 index, guint32 *next_child)
+/* Writes @b's record at @offset (@location: a parser node's, else NULL);
+ * its child slots are filled when the children are written. Returns the
+ * record size. */
+static gsize
+_write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_index,
+              const PdbLocation *location)
 {
   PdbRadix *r = f->radix;
-  PdbBuildNode *b = f->order[index];
-  PdbFrozenNode *n = &r->nodes[index];
+  PdbFrozenNode *n = (PdbFrozenNode *) (r->blob + offset);
+  gsize size = _record_size(b);
 
-  n->key_offset = f->keys->len;
-  n->key_length = b->key ? b->key_length : 0;
-  if (n->key_length)
-    g_byte_array_append(f->keys, (const guint8 *) b->key, n->key_length);
-  r->first_bytes[index] = n->key_length ? (guchar) b->key[0] : 0;
-  if (n->key_length && memchr(b->key, '\n', n->key_length))
-    n->flags |= PDB_NODE_KEY_HAS_LF;
-
-  n->children = *next_child;
-  n->n_literal = _n_literal(b);
-  n->n_parser = _n_parser(b);
-  *next_child += n->n_literal + n->n_parser;
-
-  n->parser = PDB_NO_PARSER;
-  if (b->parser)
-    {
-      n->parser = f->parsers->len;
-      g_ptr_array_add(f->parsers, b->parser);
-      b->parser = NULL;
-    }
+  memset(n, 0, size);
+  n->n_literal = b->n_children;
+  n->n_parser = b->n_pchildren;
+  n->any_value = PDB_NO_NODE;
+  n->info = PDB_NO_PARSER;
+  n->key_length = b->key_length;
   if (b->has_value)
     {
       n->flags |= PDB_NODE_HAS_VALUE;
-      n->value = b->value;
+      memcpy((guchar *) (pdb_frozen_child_parsers(n) + n->n_parser), &b->value, sizeof(gpointer));
       r->n_values++;
     }
+  if (location)
+    {
+      PdbParserNode *pn = &r->parser_nodes[f->n_parser_nodes];
+
+      pn->location = *location;
+      pn->parser = parser_index;
+      n->info = f->n_parser_nodes++;
+    }
+  else
+    {
+      memcpy((guchar *) pdb_frozen_key(n), b->key, b->key_length);
+      if (memchr(b->key, '\n', b->key_length))
+        n->flags |= PDB_NODE_KEY_HAS_LF;
+    }
+  guchar *first = (guchar *) pdb_frozen_first_bytes(n);
+  for (guint32 c = 0; c < b->n_children; c++)
+    first[c] = (guchar) b->children[c]->key[0];
+  return size;
 }
 
-/* Post-order over the BFS array (children have larger indices): remember
- * one node with a value in each subtree, for explaining non-matches. */
+/* Pre-order, iteratively (trees are as deep as their longest pattern). */
 static void
-_fill_any_value(PdbRadix *r)
+_write_blob(Freezer *f, guint32 *order)
+{
+  PdbRadix *r = f->radix;
+  gsize capacity = 64, depth = 0;
+  Pending *stack = g_new(Pending, capacity);
+  gsize end = 0;
+  guint32 count = 0;
+
+  stack[depth++] = (Pending) { r->root, PDB_NO_NODE, PDB_NO_NODE };
+  while (depth)
+    {
+      Pending p = stack[--depth];
+      guint32 offset = end;
+      guint32 parser_index = PDB_NO_PARSER;
+
+      if (p.node->parser)
+        {
+          parser_index = p.node->parser->table_index;
+          memcpy(r->blob + p.parser_slot, &parser_index, sizeof(guint32));
+        }
+      if (p.slot != PDB_NO_NODE)
+        memcpy(r->blob + p.slot, &offset, sizeof(guint32));
+      end += _write_record(f, p.node, offset, parser_index,
+                           p.node->parser ? &p.node->location : NULL);
+      order[count++] = offset;
+
+      if (depth + p.node->n_children + p.node->n_pchildren > capacity)
+        {
+          capacity = MAX(capacity * 2, depth + p.node->n_children + p.node->n_pchildren);
+          stack = g_renew(Pending, stack, capacity);
+        }
+
+      /* children in reverse, so that the first child is written next */
+      const PdbFrozenNode *n = pdb_frozen_node(r, offset);
+      guint32 slots = (guint32) ((const guchar *) pdb_frozen_children(n) - r->blob);
+      guint32 pslots = (guint32) ((const guchar *) pdb_frozen_child_parsers(n) - r->blob);
+      for (guint32 c = p.node->n_pchildren; c > 0; c--)
+        {
+          stack[depth++] = (Pending) { p.node->pchildren[c - 1],
+                                       slots + 4 * (p.node->n_children + c - 1), pslots + 4 * (c - 1) };
+        }
+      for (guint32 c = p.node->n_children; c > 0; c--)
+        {
+          stack[depth++] = (Pending) { p.node->children[c - 1], slots + 4 * (c - 1), PDB_NO_NODE };
+        }
+    }
+  g_assert(end == r->blob_size && count == r->n_nodes && f->n_parser_nodes == r->n_parser_nodes);
+  g_free(stack);
+}
+
+/* Size of the blob and number of nodes, before writing. */
+static void
+_measure(PdbRadix *r)
+{
+  gsize capacity = 64, depth = 0;
+  PdbBuildNode **stack = g_new(PdbBuildNode *, capacity);
+
+  stack[depth++] = r->root;
+  while (depth)
+    {
+      PdbBuildNode *b = stack[--depth];
+
+      r->blob_size += _record_size(b);
+      r->n_nodes++;
+      r->n_parser_nodes += b->parser != NULL;
+      if (depth + b->n_children + b->n_pchildren > capacity)
+        {
+          capacity = MAX(capacity * 2, depth + b->n_children + b->n_pchildren);
+          stack = g_renew(PdbBuildNode *, stack, capacity);
+        }
+      for (guint32 c = 0; c < b->n_children; c++)
+        stack[depth++] = b->children[c];
+      for (guint32 c = 0; c < b->n_pchildren; c++)
+        stack[depth++] = b->pchildren[c];
+    }
+  g_free(stack);
+  if (r->blob_size > G_MAXUINT32)
+    g_error("patterndb: the pattern tree needs %" G_GSIZE_FORMAT " bytes; at most 4 GiB are supported",
+            r->blob_size);
+}
+
+/* Reverse pre-order visits children before parents: remember one node
+ * with a value in each subtree, for explaining non-matches. */
+static void
+_fill_any_value(PdbRadix *r, const guint32 *order)
 {
   for (gint64 i = (gint64) r->n_nodes - 1; i >= 0; i--)
     {
-      PdbFrozenNode *n = &r->nodes[i];
+      PdbFrozenNode *n = (PdbFrozenNode *) (r->blob + order[i]);
+      const guint32 *children = pdb_frozen_children(n);
+      guint32 count = (guint32) n->n_literal + n->n_parser;
 
-      r->any_value[i] = (n->flags & PDB_NODE_HAS_VALUE) ? (guint32) i : G_MAXUINT32;
-      for (guint32 c = 0; c < (guint32) n->n_literal + n->n_parser && r->any_value[i] == G_MAXUINT32; c++)
-        r->any_value[i] = r->any_value[n->children + c];
+      if (n->flags & PDB_NODE_HAS_VALUE)
+        n->any_value = order[i];
+      for (guint32 c = 0; c < count && n->any_value == PDB_NO_NODE; c++)
+        n->any_value = pdb_frozen_node(r, children[c])->any_value;
+    }
+}
+
+/* The distinct parsers are the cache's: each gets a table entry (and a
+ * reference of the frozen tree) and remembers its index for _write_blob(). */
+static void
+_take_parsers(PdbRadix *r)
+{
+  GHashTableIter iter;
+  gpointer parser;
+  guint32 i = 0;
+
+  r->n_parsers = g_hash_table_size(r->parser_cache);
+  r->parsers = g_new(PdbParser *, MAX(r->n_parsers, 1));
+  r->parser_table = g_new(PdbFrozenParser, MAX(r->n_parsers, 1));
+  g_hash_table_iter_init(&iter, r->parser_cache);
+  while (g_hash_table_iter_next(&iter, NULL, &parser))
+    {
+      PdbParser *p = parser;
+
+      p->table_index = i;
+      r->parsers[i] = pdb_parser_ref(p);
+      r->parser_table[i].parser = *p;
+      pdb_parser_start_set(p, &r->parser_table[i].starts);
+      i++;
     }
 }
 
 void
 pdb_radix_freeze(PdbRadix *r)
 {
-  Freezer f = { r, NULL, 0, 0, g_byte_array_new(), g_ptr_array_new() };
-  guint32 next_child = 1;
+  Freezer f = { r, 0 };
+  guint32 *order;
 
   if (r->frozen)
     return;
-  _order_nodes(&f);
-  r->n_nodes = f.n_order;
-  r->nodes = g_new0(PdbFrozenNode, r->n_nodes);
-  r->first_bytes = g_new0(guchar, r->n_nodes);
-  r->any_value = g_new(guint32, r->n_nodes);
-  for (guint32 i = 0; i < r->n_nodes; i++)
-    _fill_node(&f, i, &next_child);
-  g_assert(next_child == r->n_nodes);
-  _fill_any_value(r);
+  _take_parsers(r);
+  _measure(r);
+  r->blob = g_malloc(r->blob_size);
+  r->parser_nodes = g_new(PdbParserNode, MAX(r->n_parser_nodes, 1));
+  order = g_new(guint32, r->n_nodes);
+  _write_blob(&f, order);
+  _fill_any_value(r, order);
+  g_free(order);
 
-  r->keys_length = f.keys->len;
-  r->keys = g_byte_array_free(f.keys, FALSE);
-  /* An empty pool comes back as NULL; lookups add offsets to it (UB on NULL). */
-  if (!r->keys)
-    r->keys = g_new0(guchar, 1);
-  r->n_parsers = f.parsers->len;
-  r->parsers = (PdbParser **) g_ptr_array_free(f.parsers, FALSE);
-  g_free(f.order);
-
-  /* the parsers now belong to r->parsers */
-  g_ptr_array_set_size(r->build_parsers, 0);
   pdb_radix_release_build(r);
   r->frozen = TRUE;
 }
@@ -149,14 +237,13 @@ pdb_radix_free_frozen(PdbRadix *r)
   for (guint32 i = 0; i < r->n_parsers; i++)
     pdb_parser_free(r->parsers[i]);
   g_free(r->parsers);
-  g_free(r->nodes);
-  g_free(r->first_bytes);
-  g_free(r->keys);
-  g_free(r->any_value);
+  g_free(r->parser_table);
+  g_free(r->parser_nodes);
+  g_free(r->blob);
   r->parsers = NULL;
-  r->nodes = NULL;
-  r->first_bytes = NULL;
-  r->keys = NULL;
-  r->any_value = NULL;
-  r->n_parsers = r->n_nodes = 0;
+  r->parser_table = NULL;
+  r->parser_nodes = NULL;
+  r->blob = NULL;
+  r->n_parsers = r->n_parser_nodes = r->n_nodes = 0;
+  r->blob_size = 0;
 }

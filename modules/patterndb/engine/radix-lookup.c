@@ -85,7 +85,7 @@ _save_partial(Lookup *l, const PdbFrozenNode *n, gsize pos)
   PdbMatch *m = l->match;
 
   l->have_partial = TRUE;
-  l->partial_value = n->value;
+  l->partial_value = pdb_frozen_value(n);
   l->partial_length = pos;
   _captures_reserve(&l->partial_captures, &l->partial_capacity, l->partial_inline, m->n_captures);
   memcpy(l->partial_captures, m->captures, sizeof(PdbCapture) * m->n_captures);
@@ -102,15 +102,13 @@ _save_partial(Lookup *l, const PdbFrozenNode *n, gsize pos)
 static gchar *
 _describe_node(const PdbRadix *r, guint32 index)
 {
-  const PdbFrozenNode *n = &r->nodes[index];
+  const PdbFrozenNode *n = pdb_frozen_node(r, index);
+  const PdbParser *p = pdb_frozen_node_parser(r, n);
 
-  if (n->parser != PDB_NO_PARSER)
-    {
-      const PdbParser *p = r->parsers[n->parser];
-      return g_strdup_printf("@%s:%s%s%s@", p->type_text, p->name ? p->name : "",
-                             p->param ? ":" : "", p->param ? p->param : "");
-    }
-  return g_strdup_printf("'%.*s'", (int) n->key_length, r->keys + n->key_offset);
+  if (p)
+    return g_strdup_printf("@%s:%s%s%s@", p->type_text, p->name ? p->name : "",
+                           p->param ? ":" : "", p->param ? p->param : "");
+  return g_strdup_printf("'%.*s'", (int) n->key_length, pdb_frozen_key(n));
 }
 
 /* Something failed at input offset @pos in the subtree of @index, and
@@ -126,8 +124,8 @@ _note(Lookup *l, guint32 index, gsize pos, gchar *expected)
       g_ptr_array_set_size(t->expected, 0);
       g_array_set_size(t->steps, 0);
       g_array_append_vals(t->steps, l->path->data, l->path->len);
-      t->closest_value = l->r->any_value[index] != G_MAXUINT32
-                         ? l->r->nodes[l->r->any_value[index]].value : NULL;
+      guint32 any = pdb_frozen_node(l->r, index)->any_value;
+      t->closest_value = any != PDB_NO_NODE ? pdb_frozen_value(pdb_frozen_node(l->r, any)) : NULL;
     }
   if (pos == t->furthest_offset && t->expected->len < PDB_TRACE_MAX_EXPECTED)
     {
@@ -146,13 +144,14 @@ _note(Lookup *l, guint32 index, gsize pos, gchar *expected)
 static void
 _note_children(Lookup *l, guint32 index, gsize pos)
 {
-  const PdbFrozenNode *n = &l->r->nodes[index];
+  const PdbFrozenNode *n = pdb_frozen_node(l->r, index);
+  const guint32 *children = pdb_frozen_children(n);
   guint32 count = (guint32) n->n_literal + n->n_parser;
 
   if (count == 0)
     _note(l, index, pos, g_strdup("nothing more (the pattern ended before the message)"));
   for (guint32 c = 0; c < count; c++)
-    _note(l, index, pos, _describe_node(l->r, n->children + c));
+    _note(l, index, pos, _describe_node(l->r, children[c]));
 }
 
 static void
@@ -170,7 +169,7 @@ _push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsi
     }
   else
     {
-      s.literal = (const gchar *) l->r->keys + n->key_offset;
+      s.literal = (const gchar *) pdb_frozen_key(n);
       s.literal_length = n->key_length;
     }
   s.offset = pos;
@@ -225,7 +224,7 @@ _bytes_equal(const guchar *a, const guchar *b, gsize n)
 static inline gboolean
 _match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize *key_end)
 {
-  const guchar *key = l->r->keys + n->key_offset;
+  const guchar *key = pdb_frozen_key(n);
   const guchar *in = l->in + off;
   gsize klen = n->key_length, avail = l->len - off;
   gsize i = 0, j = 0;
@@ -261,9 +260,9 @@ _match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize
 
 /* The literal child whose key starts with @c, or -1. */
 static inline gint
-_literal_child(const PdbRadix *r, const PdbFrozenNode *n, guchar c)
+_literal_child(const PdbFrozenNode *n, guchar c)
 {
-  const guchar *first = r->first_bytes + n->children;
+  const guchar *first = pdb_frozen_first_bytes(n);
 
   if (n->n_literal == 1)
     return first[0] == c ? 0 : -1;
@@ -283,6 +282,7 @@ _visit(Lookup *l, guint32 index, gsize off)
 {
   const PdbRadix *r = l->r;
   const PdbFrozenNode *n;
+  const guint32 *children;
   guint path_mark = G_UNLIKELY(l->trace) ? l->path->len : 0;
   guint entry_captures = l->match->n_captures;
   gsize pos, key_pos;
@@ -291,7 +291,7 @@ _visit(Lookup *l, guint32 index, gsize off)
    * instead of recursing; a failure anywhere below unwinds to this frame's
    * entry state (captures, trace path). */
 again:
-  n = &r->nodes[index];
+  n = pdb_frozen_node(r, index);
   l->steps++;
   if (!_match_key(l, n, off, &pos, &key_pos))
     {
@@ -304,7 +304,7 @@ again:
               g_array_index(l->path, PdbTraceStep, l->path->len - 1).literal_length = key_pos;
             }
           _note(l, index, pos, g_strdup_printf("'%.*s'", (int) (n->key_length - key_pos),
-                                               r->keys + n->key_offset + key_pos));
+                                               pdb_frozen_key(n) + key_pos));
         }
       goto fail;
     }
@@ -317,17 +317,19 @@ again:
         {
           if (!l->each)
             {
-              l->match->value = n->value;
+              l->match->value = pdb_frozen_value(n);
               l->match->complete = TRUE;
               l->match->matched_length = pos;
               return TRUE;
             }
-          l->each(n->value, l->each_data);
+          l->each(pdb_frozen_value(n), l->each_data);
         }
       else if (G_UNLIKELY(l->trace))
         _note_children(l, index, pos);
       goto fail;
     }
+
+  children = pdb_frozen_children(n);
 
   /* c. literal child first */
   if (n->n_literal)
@@ -341,54 +343,63 @@ again:
           cpos++;
           c = '\n';
         }
-      k = _literal_child(r, n, c);
+      k = _literal_child(n, c);
       if (k >= 0)
         {
           /* nothing to fall back to here: continue in the child without recursing */
           if (n->n_parser == 0 && !(n->flags & PDB_NODE_HAS_VALUE))
             {
-              index = n->children + k;
+              index = children[k];
               off = cpos;
               goto again;
             }
-          if (_visit(l, n->children + k, cpos))
+          if (_visit(l, children[k], cpos))
             return TRUE;
         }
       else if (G_UNLIKELY(l->trace))
         for (guint32 m = 0; m < n->n_literal; m++)
-          _note(l, index, pos, _describe_node(r, n->children + m));
+          _note(l, index, pos, _describe_node(r, children[m]));
     }
 
-  /* d. then parser children in insertion order, backtracking */
-  for (guint32 k = 0; k < n->n_parser; k++)
+  /* d. then parser children in insertion order, backtracking; a parser
+   * whose start set lacks the next byte is skipped without being run */
+  if (n->n_parser)
     {
-      guint32 child = n->children + n->n_literal + k;
-      const PdbParser *parser = r->parsers[r->nodes[child].parser];
-      PdbParseResult res;
-      guint saved = l->match->n_captures;
+      const guint32 *pchildren = children + n->n_literal;
+      const guint32 *pindex = pdb_frozen_child_parsers(n);
+      guchar c = l->in[pos];
 
-      l->steps++;
-      if (!pdb_parser_run(parser, l->in + pos, l->len - pos, &res))
+      for (guint32 k = 0; k < n->n_parser; k++)
         {
+          const PdbFrozenParser *fp = &r->parser_table[pindex[k]];
+          const PdbParser *parser = &fp->parser;
+          PdbParseResult res;
+          guint saved = l->match->n_captures;
+
+          l->steps++;
+          if (!pdb_byte_set_has(&fp->starts, c)
+              || !parser->parse(parser, l->in + pos, l->len - pos, &res))
+            {
+              if (G_UNLIKELY(l->trace))
+                _note(l, pchildren[k], pos, _describe_node(r, pchildren[k]));
+              continue;
+            }
+          if (parser->capture_name)
+            _push_capture(l, parser, pos, &res);
           if (G_UNLIKELY(l->trace))
-            _note(l, child, pos, _describe_node(r, child));
-          continue;
+            _push_step(l, NULL, parser, pos, res.consumed, &res);
+          if (k + 1 == n->n_parser && !(n->flags & PDB_NODE_HAS_VALUE))
+            {
+              index = pchildren[k];
+              off = pos + res.consumed;
+              goto again;
+            }
+          if (_visit(l, pchildren[k], pos + res.consumed))
+            return TRUE;
+          l->match->n_captures = saved;
+          if (G_UNLIKELY(l->trace))
+            g_array_set_size(l->path, l->path->len - 1);
         }
-      if (parser->capture_name)
-        _push_capture(l, parser, pos, &res);
-      if (G_UNLIKELY(l->trace))
-        _push_step(l, NULL, parser, pos, res.consumed, &res);
-      if (k + 1 == n->n_parser && !(n->flags & PDB_NODE_HAS_VALUE))
-        {
-          index = child;
-          off = pos + res.consumed;
-          goto again;
-        }
-      if (_visit(l, child, pos + res.consumed))
-        return TRUE;
-      l->match->n_captures = saved;
-      if (G_UNLIKELY(l->trace))
-        g_array_set_size(l->path, l->path->len - 1);
     }
 
   /* e. a prefix candidate */

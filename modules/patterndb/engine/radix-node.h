@@ -31,22 +31,48 @@
  *
  * THE FROZEN LAYOUT
  * =================
- * pdb_radix_freeze() copies the tree breadth-first into one array of
- * 32-byte PdbFrozenNode, so that the children of a node are contiguous:
+ * pdb_radix_freeze() writes every node as one variable-size record into a
+ * single byte array (`blob`), in depth-first pre-order: a node's first
+ * child follows it directly, a subtree is one contiguous range, and the
+ * path a lookup walks down is mostly forward in memory. A node is named by
+ * the byte offset of its record (the root is at 0). For the tree above:
  *
- *   nodes[n.children ..]                       literal children, sorted by first byte
- *   nodes[n.children + n.n_literal ..]         parser children, insertion order
- *   first_bytes[n.children .. + n.n_literal]   their first key bytes (memchr dispatch)
+ *   blob: [''] ['user '] ['root logged in'=2] [@STRING:u@] [' logged '] ['in'=1] ['out'=3] [@ESTRING:x: @] ['x'=4]
+ *           |     |  children: 'r' -> ['root..'], #0 -> [@STRING:u@], #1 -> [@ESTRING..]
+ *           |     `- (right after its parent: the first child)
+ *           `- children: 'u' -> ['user ']
  *
- *   PdbFrozenNode (32 bytes)
- *   +------------+------------+----------+----------+-----------+-------+--------+-------+
- *   | key_offset | key_length | children | n_parser | n_literal | flags | parser | value |
- *   |    u32     |    u32     |   u32    |   u32    |    u16    |  u16  |  u32   |  ptr  |
- *   +------------+------------+----------+----------+-----------+-------+--------+-------+
+ *   one record (starts at a multiple of 4)
+ *   +------------+----------+------+-----------+-----------+-------+
+ *   | key_length | n_parser | info | any_value | n_literal | flags |  PdbFrozenNode, 20 bytes
+ *   |    u32     |   u32    | u32  |    u32    |    u16    |  u16  |
+ *   +------------+----------+------+-----------+-----------+-------+
+ *   | key bytes, inline                       key_length           |
+ *   | first byte of each literal child        n_literal            |
+ *   | padding to 4                                                 |
+ *   | child offsets: literal children (by first byte), then        |
+ *   |   parser children (insertion order)     u32 x (n_literal + n_parser)
+ *   | parser index of each parser child       u32 x n_parser       |
+ *   | value, if flags has PDB_NODE_HAS_VALUE  pointer (unaligned)  |
+ *   +--------------------------------------------------------------+
  *
- * Keys live in one byte pool (`keys`), parsers in `parsers` (parser nodes
- * index it; literal nodes have PDB_NO_PARSER). Nothing is allocated, copied
- * or locked per lookup (captures are offsets into the caller's buffer).
+ * So a visit reads one record: the key compare starts right after the
+ * fixed part, literal dispatch scans the first-byte list, and a parser
+ * child is tried by its index in `parser_table` without touching the
+ * child's record. Each DISTINCT parser reference is compiled once per tree
+ * (`parsers`, shared through the build-time parser cache) and copied by
+ * value into the contiguous `parser_table` together with its start set
+ * (pdb_parser_start_set(): every byte an accepted input can start with);
+ * a parser child whose start set lacks the next input byte is skipped
+ * without running it. What a parser node has of its own (its location,
+ * for `dump`) is in `parser_nodes[info]`; `any_value` (a node with a value
+ * in the subtree, for explaining non-matches) is only read when tracing.
+ * Nothing is allocated, copied or locked per lookup (captures are offsets
+ * into the caller's buffer).
+ *
+ * The build-time tree lives in a bump arena (radix-arena.c) that is
+ * dropped in one go after the freeze; keys are cut from it once and shared
+ * by the nodes a split creates.
  *
  * THE MATCHING ORDER (the contract users rely on; 3.38 semantics)
  * ==================
@@ -98,6 +124,8 @@
 #include "engine/radix.h"
 #include "engine/parser.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 #define PDB_NO_PARSER G_MAXUINT32
@@ -122,6 +150,10 @@ typedef struct _PdbElement
  * location (file:line:column of the offending character). */
 GArray *pdb_pattern_parse(const gchar *pattern, const gchar *capture_prefix,
                           const PdbLocation *location, GError **error);
+/* The same with a parser cache (string -> PdbParser*, owning both; see
+ * pattern-parse.c): parsers of equal references are shared. */
+GArray *pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
+                                 const PdbLocation *location, GHashTable *cache, GError **error);
 void pdb_pattern_free(GArray *elements);
 
 /* --- the bump allocator of the build-time tree (radix-arena.c) --- */
@@ -140,7 +172,8 @@ struct _PdbBuildNode
   const gchar *key;        /* literal key (may be ""), NULL for parser nodes; not NUL-terminated */
   guint32 key_length;
   gboolean has_value;
-  PdbParser *parser;       /* listed in PdbRadix.build_parsers; NULL for literal nodes */
+  PdbParser *parser;       /* borrowed from PdbRadix.parser_cache; NULL for literal nodes */
+  PdbLocation location;    /* parser nodes: where the pattern that created it is; file interned */
   gpointer value;
   PdbBuildNode **children; /* literal children sorted by first byte */
   PdbBuildNode **pchildren;/* parser children in insertion order */
@@ -148,26 +181,47 @@ struct _PdbBuildNode
   guint32 n_pchildren, cap_pchildren;
 };
 
-/* Frees the build-time tree and the parsers still in build_parsers. */
+/* Frees the build-time tree and the parser cache. */
 void pdb_radix_release_build(PdbRadix *radix);
 /* Frees what pdb_radix_freeze() built (radix-freeze.c); safe on an unfrozen tree. */
 void pdb_radix_free_frozen(PdbRadix *radix);
 
 /* --- the frozen tree (radix-freeze.c) --- */
+
+/* The fixed part of a node record; the variable part follows it (see THE
+ * FROZEN LAYOUT above). Records start at multiples of 4 in PdbRadix.blob
+ * and a node is named by the byte offset of its record. */
 typedef struct _PdbFrozenNode
 {
-  guint32 key_offset;
   guint32 key_length;
-  guint32 children;        /* index of the first child in nodes[] */
-  guint32 n_parser;
-  guint16 n_literal;
+  guint32 n_parser;        /* parser children */
+  guint32 info;            /* parser nodes: index into parser_nodes; else PDB_NO_PARSER */
+  guint32 any_value;       /* a node with a value in this subtree, or PDB_NO_NODE */
+  guint16 n_literal;       /* literal children (<= 256: one per first byte) */
   guint16 flags;
-  guint32 parser;          /* index into parsers, or PDB_NO_PARSER */
-  gpointer value;
 } PdbFrozenNode;
+
+G_STATIC_ASSERT(sizeof(PdbFrozenNode) == 20);
+
+#define PDB_NO_NODE G_MAXUINT32
 
 #define PDB_NODE_HAS_VALUE 0x1
 #define PDB_NODE_KEY_HAS_LF 0x2   /* key contains '\n': use the CRLF-aware compare */
+
+/* A distinct compiled parser (equal references share one entry), with the
+ * bytes an input it accepts can start with. */
+typedef struct _PdbFrozenParser
+{
+  PdbByteSet starts;       /* pdb_parser_start_set() */
+  PdbParser parser;        /* a copy; the strings belong to PdbRadix.parsers[i] */
+} PdbFrozenParser;
+
+/* What a parser node has of its own: where it was written. */
+typedef struct _PdbParserNode
+{
+  PdbLocation location;
+  guint32 parser;          /* index into parsers / parser_table */
+} PdbParserNode;
 
 struct _PdbRadix
 {
@@ -176,19 +230,75 @@ struct _PdbRadix
   GStringChunk *strings;   /* interned location file names */
   PdbBuildNode *root;      /* until frozen */
   PdbArena *arena;         /* holds root and everything below it, until frozen */
-  GPtrArray *build_parsers;/* every parser in the build tree (owned), until frozen */
+  GHashTable *parser_cache;/* "prefix@reference" -> PdbParser: every parser of the build tree */
 
   /* after freeze */
-  PdbFrozenNode *nodes;
+  guchar *blob;            /* node records, depth-first pre-order; the root is at 0 */
+  gsize blob_size;
   guint32 n_nodes;
-  guchar *first_bytes;     /* first key byte of each node (literal dispatch) */
-  guchar *keys;
-  gsize keys_length;
-  PdbParser **parsers;
-  guint32 n_parsers;
-  guint32 *any_value;      /* per node: a node with a value in its subtree, or G_MAXUINT32 */
   gsize n_values;
+  PdbParser **parsers;     /* distinct parsers (owned) */
+  PdbFrozenParser *parser_table;   /* the same, by value, contiguous (lookups read these) */
+  guint32 n_parsers;
+  PdbParserNode *parser_nodes;
+  guint32 n_parser_nodes;
 };
+
+static inline const PdbFrozenNode *
+pdb_frozen_node(const PdbRadix *r, guint32 offset)
+{
+  return (const PdbFrozenNode *) (r->blob + offset);
+}
+
+/* The variable part, in this order: the key (right after the fixed part,
+ * so that the first compare touches the record's first cache line), the
+ * first byte of each literal child, padding to 4, the child offsets, the
+ * parser index of each parser child, and the value if the node has one. */
+static inline const guchar *
+pdb_frozen_key(const PdbFrozenNode *n)
+{
+  return (const guchar *) (n + 1);
+}
+
+/* The first key byte of each literal child. */
+static inline const guchar *
+pdb_frozen_first_bytes(const PdbFrozenNode *n)
+{
+  return pdb_frozen_key(n) + n->key_length;
+}
+
+/* Child offsets: literal children (by first byte), then parser children. */
+static inline const guint32 *
+pdb_frozen_children(const PdbFrozenNode *n)
+{
+  guintptr end = (guintptr) (pdb_frozen_first_bytes(n) + n->n_literal);
+
+  return (const guint32 *) ((end + 3) & ~(guintptr) 3);
+}
+
+/* The parser (index into parser_table) of each parser child. */
+static inline const guint32 *
+pdb_frozen_child_parsers(const PdbFrozenNode *n)
+{
+  return pdb_frozen_children(n) + n->n_literal + n->n_parser;
+}
+
+/* Only for nodes with PDB_NODE_HAS_VALUE. */
+static inline gpointer
+pdb_frozen_value(const PdbFrozenNode *n)
+{
+  gpointer v;
+
+  memcpy(&v, pdb_frozen_child_parsers(n) + n->n_parser, sizeof(v));
+  return v;
+}
+
+/* The parser of a parser node, NULL for a literal node. */
+static inline const PdbParser *
+pdb_frozen_node_parser(const PdbRadix *r, const PdbFrozenNode *n)
+{
+  return n->info == PDB_NO_PARSER ? NULL : r->parsers[r->parser_nodes[n->info].parser];
+}
 
 G_END_DECLS
 

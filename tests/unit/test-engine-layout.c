@@ -1,0 +1,248 @@
+/*
+ * test-engine-layout.c: the frozen layout of radix-node.h and what the
+ * lookup skips because of it.
+ *
+ * - A parser's start set (pdb_parser_start_set()) never rejects a byte the
+ *   parser could start with: for every parser kind and parameter, every
+ *   first byte 0..255 and many continuations, a successful parse implies
+ *   the byte is in the set (so skipping a parser child on it is safe). The
+ *   sets are also not trivially full where they should not be.
+ * - Records are in depth-first pre-order: every child lies after its
+ *   parent and inside the parent's subtree range; the root is at 0.
+ * - Equal parser references are compiled once for the whole tree, while
+ *   each parser node keeps its own location (dump shows it).
+ * - The build arena copes with keys larger than its chunks.
+ */
+#include "test-engine.h"
+#include "engine/radix-node.h"
+
+#include <string.h>
+
+static const gchar *const references[] =
+{
+  "STRING:s", "STRING:s:._-", "STRING:s:@ ", "ESTRING:e: ", "ESTRING:e:", "ESTRING:e:ab",
+  "QSTRING:q:\"", "QSTRING:q:<>", "QSTRING:q:''", "NUMBER:n", "FLOAT:f", "DOUBLE:d",
+  "IPv4:i", "IPv6:i6", "IPvANY:ia", "MACADDR:m", "LLADDR:l", "LLADDR:l:2", "EMAIL:e",
+  "EMAIL:e:<>", "HOSTNAME:h", "SET:s: ab", "OPTIONALSET:o:xy", "ANYSTRING:a", "NLSTRING:nl",
+  "PCRE:p:[0-9]+x", NULL
+};
+
+/* Continuations that make each kind succeed for as many first bytes as possible. */
+static const gchar *const tails[] =
+{
+  "", "1", "12", "a", "x", " ", ".", ":", "@", "\"", ">", "'", "\n", "\r\n", "-", "+",
+  "2.3.4", ".2.3.4", "1.2.3", "::1", ":1", "1::2", "0:0:0:0:0:0:0:1", "::ffff:1.2.3.4",
+  "a:bb:cc:dd:ee:ff", "1:22:33:44:55:66", "0x1f", "x1f", "e5", "5e-3", ".5",
+  "@example.com", "x@example.com", "b.c", "bc.de", "-x.y", "bc@de.fg>", "ab", " ab",
+  "9x", "23x", "\"", "\" tail", ">", "x>", "<a>>", "yx", "\xff", NULL
+};
+
+static void
+_expect_superset(const gchar *reference)
+{
+  GError *error = NULL;
+  PdbParser *p = pdb_parser_new(reference, NULL, &error);
+  PdbByteSet starts;
+  GRand *rand = g_rand_new_with_seed(42);
+  guchar buf[64];
+
+  cr_assert(p, "%s: %s", reference, error ? error->message : "");
+  pdb_parser_start_set(p, &starts);
+  for (guint c = 0; c < 256; c++)
+    {
+      gboolean accepted = FALSE;
+      PdbParseResult res;
+
+      for (gint t = 0; tails[t] && !accepted; t++)
+        {
+          gsize len = strlen(tails[t]);
+
+          buf[0] = (guchar) c;
+          memcpy(buf + 1, tails[t], len);
+          accepted = pdb_parser_run(p, buf, len + 1, &res);
+          cr_expect(!accepted || pdb_byte_set_has(&starts, (guchar) c),
+                    "@%s@ accepts byte 0x%02x followed by '%s' but its start set lacks it",
+                    reference, c, tails[t]);
+        }
+      /* random continuations over a small alphabet */
+      for (gint round = 0; round < 200 && !accepted; round++)
+        {
+          static const gchar alphabet[] = "0123456789abcdefxyz.:@-+ \"<>'\n";
+          gsize len = 1 + g_rand_int_range(rand, 0, 20);
+
+          buf[0] = (guchar) c;
+          for (gsize i = 1; i < len; i++)
+            buf[i] = alphabet[g_rand_int_range(rand, 0, sizeof(alphabet) - 1)];
+          accepted = pdb_parser_run(p, buf, len, &res);
+          cr_expect(!accepted || pdb_byte_set_has(&starts, (guchar) c),
+                    "@%s@ accepts byte 0x%02x followed by '%.*s' but its start set lacks it",
+                    reference, c, (int) len - 1, buf + 1);
+        }
+    }
+  g_rand_free(rand);
+  pdb_parser_free(p);
+}
+
+Test(engine_layout, start_set_never_rejects_a_possible_start)
+{
+  for (gint i = 0; references[i]; i++)
+    _expect_superset(references[i]);
+}
+
+/* The sets must be narrow where a kind allows it, or skipping would never happen. */
+Test(engine_layout, start_set_is_narrow)
+{
+  static const struct
+  {
+    const gchar *reference;
+    const gchar *in;
+    const gchar *out;
+  } rows[] =
+  {
+    { "NUMBER:n", "+-09", "a. x\"" },
+    { "FLOAT:f", "+-.09", "ae x" },
+    { "IPv4:i", "09", "a.:-" },
+    { "IPv6:i", "09afAF:", "gx -" },
+    { "MACADDR:m", "09aF", "g:-" },
+    { "QSTRING:q:<>", "<", ">\"a" },
+    { "STRING:s:._", "aZ9._", " -@" },
+    { "SET:s: ab", " ab", "c.0" },
+    { "HOSTNAME:h", "aZ9-", ". @" },
+    { "ESTRING:e: ", " a\x01\xff", "" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      PdbParser *p = pdb_parser_new(rows[i].reference, NULL, NULL);
+      PdbByteSet starts;
+
+      cr_assert(p, "row %zu", i);
+      pdb_parser_start_set(p, &starts);
+      for (const gchar *c = rows[i].in; *c; c++)
+        cr_expect(pdb_byte_set_has(&starts, (guchar) *c), "row %zu @%s@: '%c' should be in the set",
+                  i, rows[i].reference, *c);
+      for (const gchar *c = rows[i].out; *c; c++)
+        cr_expect(!pdb_byte_set_has(&starts, (guchar) *c), "row %zu @%s@: '%c' should not be in the set",
+                  i, rows[i].reference, *c);
+      pdb_parser_free(p);
+    }
+}
+
+/* Returns the end of @offset's subtree, checking every child on the way. */
+static guint32
+_check_preorder(const PdbRadix *r, guint32 offset, guint32 *count)
+{
+  const PdbFrozenNode *n = pdb_frozen_node(r, offset);
+  const guint32 *children = pdb_frozen_children(n);
+  guint32 end = (guint32) ((const guchar *) (pdb_frozen_child_parsers(n) + n->n_parser) - r->blob)
+                + ((n->flags & PDB_NODE_HAS_VALUE) ? sizeof(gpointer) : 0);
+
+  end = (end + 3) & ~3u;
+  (*count)++;
+  for (guint32 c = 0; c < (guint32) n->n_literal + n->n_parser; c++)
+    {
+      cr_expect_eq(children[c], end, "node %u: child %u at %u, expected right after the previous "
+                   "subtree at %u", offset, c, children[c], end);
+      end = _check_preorder(r, children[c], count);
+    }
+  return end;
+}
+
+Test(engine_layout, records_in_preorder)
+{
+  const gchar *patterns[] =
+  {
+    "user @STRING:u@ logged in", "user root logged in", "user @STRING:u@ logged out",
+    "user @ESTRING:x: @x", "user rot", "@NUMBER:n@ apples", "@NUMBER:n@", "x\ny", "user", NULL
+  };
+  PdbRadix *radix = te_build(patterns);
+  guint32 count = 0;
+
+  cr_expect_eq(_check_preorder(radix, 0, &count), radix->blob_size);
+  cr_expect_eq(count, radix->n_nodes);
+  gchar *got = te_lookup(radix, "user bob logged out");
+  cr_expect_str_eq(got, "r3 complete u=bob");
+  g_free(got);
+  got = te_lookup(radix, "x\r\ny");
+  cr_expect_str_eq(got, "r8 complete");
+  g_free(got);
+  pdb_radix_free(radix);
+}
+
+static void
+_describe(gpointer value, GString *out, gpointer user_data)
+{
+  g_string_append_printf(out, "r%d", GPOINTER_TO_INT(value));
+}
+
+Test(engine_layout, equal_references_share_one_parser)
+{
+  const gchar *patterns[] =
+  {
+    "a @NUMBER:n@ x", "b @NUMBER:n@ y", "c @NUMBER:n@ z", "d @NUMBER:m@ z", "e @DOUBLE:n@", NULL
+  };
+  PdbRadix *radix = te_build(patterns);
+  PdbRadixStats stats;
+  GString *dump = g_string_new("");
+
+  pdb_radix_get_stats(radix, &stats);
+  cr_expect_eq(stats.parser_nodes, 5);
+  cr_expect_eq(radix->n_parsers, 3, "NUMBER:n, NUMBER:m, DOUBLE:n: %u", radix->n_parsers);
+  pdb_radix_dump(radix, dump, _describe, NULL);
+  /* each node keeps the location of the pattern that created it */
+  cr_expect(strstr(dump->str, "@NUMBER:n@ [test.xml:1:1]") != NULL, "%s", dump->str);
+  cr_expect(strstr(dump->str, "@NUMBER:n@ [test.xml:2:1]") != NULL, "%s", dump->str);
+  cr_expect(strstr(dump->str, "@NUMBER:n@ [test.xml:3:1]") != NULL, "%s", dump->str);
+  cr_expect(strstr(dump->str, "@FLOAT:n@ [test.xml:5:1]") != NULL, "%s", dump->str);
+  g_string_free(dump, TRUE);
+  gchar *got = te_lookup(radix, "c 42 z");
+  cr_expect_str_eq(got, "r3 complete n=#42");
+  g_free(got);
+  pdb_radix_free(radix);
+}
+
+/* A capture prefix set between inserts must not reuse parsers compiled
+ * under the old prefix. */
+Test(engine_layout, prefix_change_compiles_anew)
+{
+  PdbRadix *radix = pdb_radix_new();
+  PdbMatch m;
+
+  cr_assert(pdb_radix_insert(radix, "a @NUMBER:n@", GINT_TO_POINTER(1), NULL, NULL));
+  pdb_radix_set_capture_prefix(radix, ".p.");
+  cr_assert(pdb_radix_insert(radix, "b @NUMBER:n@", GINT_TO_POINTER(2), NULL, NULL));
+  pdb_radix_freeze(radix);
+  pdb_match_init(&m);
+  cr_assert(pdb_radix_lookup(radix, "a 1", 3, &m));
+  cr_expect_str_eq(m.captures[0].name, "n");
+  cr_assert(pdb_radix_lookup(radix, "b 1", 3, &m));
+  cr_expect_str_eq(m.captures[0].name, ".p.n");
+  pdb_match_clear(&m);
+  pdb_radix_free(radix);
+}
+
+Test(engine_layout, keys_larger_than_arena_chunks)
+{
+  gsize big = 300 * 1024;
+  gchar *pattern = g_malloc(big + 16);
+  PdbRadix *radix = pdb_radix_new();
+  PdbMatch m;
+
+  memset(pattern, 'k', big);
+  strcpy(pattern + big, "@NUMBER:n@");
+  cr_assert(pdb_radix_insert(radix, pattern, GINT_TO_POINTER(1), NULL, NULL));
+  for (gint i = 0; i < 5000; i++)
+    {
+      gchar *p = g_strdup_printf("small %d @STRING:s@", i);
+      cr_assert(pdb_radix_insert(radix, p, GINT_TO_POINTER(i + 2), NULL, NULL));
+      g_free(p);
+    }
+  pdb_radix_freeze(radix);
+  pdb_match_init(&m);
+  memcpy(pattern + big, "77", 3);
+  cr_expect(pdb_radix_lookup(radix, pattern, big + 2, &m) && m.value == GINT_TO_POINTER(1));
+  cr_expect(pdb_radix_lookup(radix, "small 4999 x", 12, &m) && m.value == GINT_TO_POINTER(5001));
+  pdb_match_clear(&m);
+  pdb_radix_free(radix);
+  g_free(pattern);
+}
