@@ -151,6 +151,10 @@ class Daemon:
     kind = "lines"
     callgrind = False
 
+    # Class-wide: flags(flow-control) on the log path (--flow-control), for
+    # every pipeline alike.
+    flow_control = False
+
     def __init__(self, name, tmp, parser, modules="", sources=1):
         self.name = name
         self.tmp = tmp
@@ -182,11 +186,12 @@ class Daemon:
                  "source s_in { %s };" % " ".join('file("%s" follow-freq(1) log-fetch-limit(1000) log-iw-size(10000));'
                                                   % p for p in paths),
                  'destination d_out { file("%s" template("%s")); };' % (out, TEMPLATE)]
+        flags = " flags(flow-control);" if self.flow_control else ""
         if self.parser:
             conf.append("parser p_db { %s; };" % self.parser.format(db=db))
-            conf.append("log { source(s_in); parser(p_db); destination(d_out); };")
+            conf.append("log { source(s_in); parser(p_db); destination(d_out);%s };" % flags)
         else:
-            conf.append("log { source(s_in); destination(d_out); };")
+            conf.append("log { source(s_in); destination(d_out);%s };" % flags)
         cfg = os.path.join(d, "syslog-ng.conf")
         with open(cfg, "w") as f:
             f.write("\n".join(conf) + "\n")
@@ -316,6 +321,8 @@ def main():
     ap.add_argument("--reps", type=int, default=None)
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--no-daemon", action="store_true")
+    ap.add_argument("--flow-control", action="store_true",
+                    help="daemons: flags(flow-control) on the log path (sources wait for the destination)")
     ap.add_argument("--only", default="", help="comma-separated workload names")
     ap.add_argument("--results", default=None, help="write the table (markdown) here too")
     args = ap.parse_args()
@@ -329,6 +336,7 @@ def main():
     gen = os.path.join(src, "contrib", "bench", "benchgen.py")
     loghub = os.path.join(src, "tests", "data", "loghub")
 
+    Daemon.flow_control = args.flow_control
     lines = 100000 if args.quick else 1000000
     reps = args.reps or (1 if args.quick else 3)
     sizes = [100, 10000] if args.quick else [100, 1000, 10000, 100000]

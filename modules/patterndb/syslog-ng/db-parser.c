@@ -214,6 +214,8 @@ typedef struct _PdbSngThreadCache
   guint depth;                  /* process() calls running on this thread */
   guint n_slots;
   PdbSngSlot slots[PDB_SNG_THREAD_SLOTS];
+  gint64 received;              /* pdb_sng_thread_now(): last wall-clock second seen */
+  gint now;                     /* and the monotonic second read then (0: none yet) */
 } PdbSngThreadCache;
 
 static GMutex pdb_sng_live_lock;
@@ -464,10 +466,24 @@ pdb_sng_parser_check_files(PdbSngParser *self)
   pdb_sng_db_unref(db);
 }
 
-static void
-pdb_sng_parser_maybe_check_files(PdbSngParser *self)
+/* The monotonic second for a message received at wall-clock second
+ * @received: read from the clock once per thread and received second (a
+ * file check may thus start up to a second late; the clock is not read
+ * for every message). */
+static gint
+pdb_sng_thread_now(PdbSngThreadCache *tc, gint64 received)
 {
-  gint now = pdb_sng_now_seconds();
+  if (received != tc->received || tc->now == 0)
+    {
+      tc->received = received;
+      tc->now = pdb_sng_now_seconds();
+    }
+  return tc->now;
+}
+
+static void
+pdb_sng_parser_maybe_check_files(PdbSngParser *self, gint now)
+{
 
   if (now < g_atomic_int_get(&self->next_check))
     return;
@@ -540,9 +556,9 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
 {
   PdbSngParser *self = (PdbSngParser *) s;
 
-  pdb_sng_parser_maybe_check_files(self);
-
   PdbSngThreadCache *tc = pdb_sng_thread_cache_get();
+  pdb_sng_parser_maybe_check_files(self, pdb_sng_thread_now(tc, (*pmsg)->timestamps[LM_TS_RECVD].ut_sec));
+
   gboolean counted;
   tc->depth++;
   PdbSngDb *db = pdb_sng_parser_use_db(self, tc, &counted);

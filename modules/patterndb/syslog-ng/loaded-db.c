@@ -14,16 +14,19 @@
  * literals) lives as long as the database, so its address identifies it
  * without hashing the text. Each entry also keeps a copy of the text, and a
  * hit requires the text to be equal, so a name that lives in a transient
- * buffer can only miss, never get another name's answer.
+ * buffer can only miss, never get another name's answer. Short names are
+ * copied into the entry itself, so the check reads the entry's cache line
+ * only.
  *
  * Memo concurrency (insert-only open addressing, no lock): an inserter
  * claims an empty slot with a compare-and-swap on `key` (NULL -> name);
- * only the winner writes `copy`, then publishes `value` with an atomic store
- * (a full barrier in glib). A reader that finds its name in `key` reads
- * `value` atomically and uses the entry only when it is non-zero, which
- * orders the read of `copy` after the winner's write of it. A reader that
- * sees value 0 (insert in progress) resolves the slow way. Keys, copies and
- * values are never modified again until the last unref frees the memo.
+ * only the winner writes `text` or `copy`, then publishes `value` with an
+ * atomic store (a full barrier in glib). A reader that finds its name in
+ * `key` reads `value` atomically and uses the entry only when it is
+ * non-zero, which orders its reads of `text` and `copy` after the winner's
+ * writes. A reader that sees value 0 (insert in progress) resolves the slow
+ * way. Keys, texts, copies and values are never modified again until the
+ * last unref frees the memo.
  */
 #include "loaded-db.h"
 
@@ -53,11 +56,16 @@ struct _PdbSngStamps
 #define PDB_SNG_MEMO_MIN 256
 #define PDB_SNG_MEMO_MAX (1 << 17)
 
+/* Names shorter than this are checked against a copy inside the entry
+ * (one cache line), longer ones against a copy of their own. */
+#define PDB_SNG_MEMO_INLINE 20
+
 typedef struct _PdbSngMemoEntry
 {
   const gchar *key;             /* the name's address; NULL: free (atomic) */
-  gchar *copy;                  /* its text, for the equality check */
   guint value;                  /* the answer; 0: being inserted (atomic) */
+  gchar text[PDB_SNG_MEMO_INLINE]; /* the name, if shorter than PDB_SNG_MEMO_INLINE */
+  gchar *copy;                  /* else its copy; NULL for short names */
 } PdbSngMemoEntry;
 
 typedef struct _PdbSngMemo
@@ -200,7 +208,7 @@ pdb_sng_db_memo_get(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name
       if (key != name)
         continue;
       guint value = (guint) g_atomic_int_get((gint *) &entry->value);
-      if (value && strcmp(entry->copy, name) == 0)
+      if (value && strcmp(entry->copy ? entry->copy : entry->text, name) == 0)
         return value;
       /* being inserted, or the same address now holds another text */
       return 0;
@@ -222,7 +230,12 @@ pdb_sng_db_memo_put(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name
 
       if (g_atomic_pointer_compare_and_exchange(&entry->key, NULL, name))
         {
-          entry->copy = g_strdup(name);
+          gsize length = strlen(name);
+
+          if (length < PDB_SNG_MEMO_INLINE)
+            memcpy(entry->text, name, length + 1);
+          else
+            entry->copy = g_strdup(name);
           g_atomic_int_set((gint *) &entry->value, (gint) value);
           return;
         }
