@@ -350,6 +350,11 @@ static const TemplateRow function_rows[] =
   { "$(replace-delimiter \",\" \"\" \"a,b\")", "a" },
   { "$(replace-delimiter \",\" \";\")", "" },
   { "$(context-length)$(context-length x)", "11" },
+  { "$(context-length $(nosuch) \"x y\")", "1" },          /* arguments are not even compiled */
+  { "$(echo $(length a\\ b))", "1 1" },                     /* `\x` is undone inside groups too */
+  { "$(echo (a\\ b))", "(a b)" },
+  { "$(echo $(echo a\\)b))", "ab)" },
+  { "$(echo (a \"b\\\\c\" d\\\\e))", "(a \"b\\\\c\" d\\e)" },  /* but not inside quotes */
 };
 
 Test(template, functions_as_pdbtool)

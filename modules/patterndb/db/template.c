@@ -293,9 +293,45 @@ call_end(const gchar *text, const gchar *open, const gchar *end, GError **error)
   return NULL;
 }
 
+/* Appends the parenthesised group at @p to @word as written, except that
+ * `\x` outside quotes becomes x (as 3.38 does: `$(echo $(length a\ b))`
+ * is "1 1"); returns the position after the group. call_end() has
+ * checked that it closes. */
+static const gchar *
+copy_group(GString *word, const gchar *p, const gchar *end)
+{
+  gint depth = 0;
+
+  while (p < end)
+    {
+      if (*p == '\\' && p + 1 < end)
+        {
+          g_string_append_c(word, p[1]);
+          p += 2;
+          continue;
+        }
+      if (*p == '"' || *p == '\'')
+        {
+          const gchar *close = quote_end(p, end);
+
+          g_string_append_len(word, p, close + 1 - p);
+          p = close + 1;
+          continue;
+        }
+      if (*p == '(')
+        depth++;
+      else if (*p == ')')
+        depth--;
+      g_string_append_c(word, *p++);
+      if (depth == 0)
+        break;
+    }
+  return p;
+}
+
 /* Splits the inside of a call (call_end() has checked the quotes and
  * parentheses) into words: blanks separate them, quotes are removed,
- * `\x` is x, a parenthesised group is copied as written. */
+ * `\x` is x, a parenthesised group keeps its quotes (copy_group()). */
 static GPtrArray *
 split_words(const gchar *p, const gchar *end)
 {
@@ -324,12 +360,7 @@ split_words(const gchar *p, const gchar *end)
               p = close + 1;
             }
           else if (*p == '(')
-            {
-              const gchar *close = call_end(p, p, end, NULL);
-
-              g_string_append_len(word, p, close + 1 - p);
-              p = close + 1;
-            }
+            p = copy_group(word, p, end);
           else
             g_string_append_c(word, *p++);
         }

@@ -24,10 +24,12 @@
  *   $(name arg...)      the call ends at the `)` that closes it; inside,
  *                       `\x` is x, "..." and '...' hide blanks and
  *                       parentheses (no escapes inside them), and a
- *                       parenthesised group is kept as written; words are
+ *                       parenthesised group keeps its quotes; words are
  *                       separated by blanks, quotes are removed, and each
  *                       word is compiled as a template (so calls nest:
- *                       `$(echo $(uppercase ${user}))`). `$()` is empty.
+ *                       `$(echo $(uppercase ${user}))`). `$()` is empty
+ *                       and, as in 3.38, drops the literal text just
+ *                       before it (`x$()y` is "y").
  *   An unknown function, an unclosed `$(` or quote is a compile error.
  *   $(context-length) asks the lookup function for the name "" at
  *   PDB_TEMPLATE_CONTEXT_LENGTH_INDEX; a lookup that answers NULL (no
