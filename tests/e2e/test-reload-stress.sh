@@ -38,9 +38,9 @@ destination d_out { file("$T/out.log" template("\${SOURCE} \${thread} \${seq} \$
 log { source(s_one); source(s_two); parser(p_pdb); destination(d_out); flags(flow-control); };
 CONF
 
-plan 7
+plan 9
 if ! daemon_start "$T/syslog-ng.conf"; then
-  for i in 1 2 3 4 5 6 7; do not_ok "daemon did not start"; done
+  for i in 1 2 3 4 5 6 7 8 9; do not_ok "daemon did not start"; done
   exit 1
 fi
 loggen -x -S -Q -n "$PER_CONN" -r "$RATE" --active-connections=2 "$T/sock1" >"$T/loggen1.out" 2>&1 &
@@ -81,4 +81,40 @@ diag "swaps by the message-path check: $checked"
 check "the message-path check swapped databases under traffic" [ "$checked" -ge 1 ]
 check_eq "no sanitizer report, no error in the daemon log" "0" \
   "$(grep -c 'AddressSanitizer\|runtime error\|error reloading\|cannot load' "$DAEMON_LOG")"
+
+# More parsers on one thread than a thread caches databases for (8): ten
+# parsers in one log path, each with its own prefix, over one connection;
+# a SIGHUP in the middle. Every message must get all ten results.
+parsers="" path="" tmpl=""
+for i in 0 1 2 3 4 5 6 7 8 9; do
+  parsers="$parsers parser p$i { patterndb(file(\"$DB\") prefix(\"p$i.\")); };"
+  path="$path parser(p$i);"
+  tmpl="$tmpl\${p$i.seq} "
+done
+cat >"$T/many.conf" <<CONF
+@version: 3.38
+@module patterndb
+options { stats-freq(0); };
+source s_one { unix-stream("$T/sock9" flags(expect-hostname)); };
+$parsers
+destination d_out { file("$T/many.log" template("$tmpl\n")); };
+log { source(s_one); $path destination(d_out); flags(flow-control); };
+CONF
+if daemon_start "$T/many.conf" many; then
+  loggen -x -S -Q -n 2000 -r 1000 --active-connections=1 "$T/sock9" >"$T/loggen9.out" 2>&1 &
+  L9=$!
+  E2E_CHILD_PIDS="$L9"
+  sleep 1
+  use_db many
+  daemon_reload
+  wait "$L9"; rc9=$?
+  wait_lines "$T/many.log" 2000 60
+  daemon_stop
+  check_eq "ten parsers on one thread: loggen finished, 2000 lines" "0 2000" "$rc9 $(count_lines "$T/many.log")"
+  check_eq "ten parsers on one thread: every message got all ten results" "0" \
+    "$(awk 'NF != 10 || $1 !~ /^[0-9]+$/ { bad++; next } { for (i = 2; i <= 10; i++) if ($i != $1) bad++ } END { print bad + 0 }' "$T/many.log")"
+else
+  not_ok "ten parsers: daemon did not start"
+  not_ok "ten parsers: daemon did not start"
+fi
 done_testing

@@ -191,13 +191,15 @@ pdb_sng_parser_acquire_db(PdbSngParser *self)
  *
  * Nesting: a message emitted by correlation may run another parser (or
  * this one) on the same thread while the outer call uses a borrowed
- * database; slots are therefore only dropped at nesting depth 0, and a
- * nested call that finds the epoch changed takes a counted reference the
- * old way (pdb_sng_parser_acquire_db()) instead.
+ * database; slots are therefore only dropped by an outermost call (depth
+ * 1, before it picks its own database) or outside process() (depth 0, the
+ * main loop in deinit). A nested call that would have to drop one takes a
+ * counted reference the old way (pdb_sng_parser_acquire_db()) instead.
+ * With more parsers on a thread than slots, the oldest slot makes room.
  *
  * Memory: an idle thread keeps its references until it handles its next
- * message (any parser) or exits (the GPrivate destructor drops them);
- * syslog-ng's worker threads exit when idle.
+ * message (any parser) or exits (the GPrivate destructor drops them). A
+ * parser's deinit drops the main loop thread's own slots at once.
  */
 #define PDB_SNG_THREAD_SLOTS 8
 
@@ -286,7 +288,8 @@ pdb_sng_parser_swap_db(PdbSngParser *self, PdbSngDb *db)
   pdb_sng_db_unref(old);
 }
 
-/* Drops the slots whose generation is gone; records the epoch. At depth 0 only. */
+/* Drops the slots whose generation is gone; records the epoch. Never while
+ * an outer process() call on this thread may use a slot (see above). */
 static void
 pdb_sng_thread_cache_sweep(PdbSngThreadCache *tc)
 {
@@ -349,15 +352,29 @@ pdb_sng_parser_use_db(PdbSngParser *self, PdbSngThreadCache *tc, gboolean *count
       return pdb_sng_parser_acquire_db(self);
     }
 
-  if (tc->epoch != g_atomic_int_get(&pdb_sng_epoch) || tc->n_slots == PDB_SNG_THREAD_SLOTS)
+  if (tc->epoch != g_atomic_int_get(&pdb_sng_epoch))
     {
-      /* changed again meanwhile, or too many parsers on this thread */
+      /* changed again meanwhile */
       *counted = TRUE;
       return pdb_sng_parser_acquire_db(self);
     }
   for (guint i = 0; i < tc->n_slots; i++)
     if (tc->slots[i].parser == self)
       return tc->slots[i].db;
+  if (tc->n_slots == PDB_SNG_THREAD_SLOTS)
+    {
+      /* more parsers on this thread than slots: the oldest slot makes room,
+       * unless an outer call may be using it */
+      if (tc->depth != 1)
+        {
+          *counted = TRUE;
+          return pdb_sng_parser_acquire_db(self);
+        }
+      PdbSngDb *oldest = tc->slots[0].db;
+      memmove(&tc->slots[0], &tc->slots[1], (PDB_SNG_THREAD_SLOTS - 1) * sizeof(PdbSngSlot));
+      tc->n_slots--;
+      pdb_sng_db_unref(oldest);
+    }
 
   PdbSngSlot *slot = &tc->slots[tc->n_slots];
   g_mutex_lock(&self->db_lock);
