@@ -12,7 +12,8 @@
 
 #include <string.h>
 
-#define PDB_ARENA_CHUNK (64 * 1024)
+#define PDB_ARENA_FIRST_CHUNK 1024        /* a tree of a few patterns stays small */
+#define PDB_ARENA_CHUNK (64 * 1024)       /* chunks double from the first up to this */
 #define PDB_ARENA_ALIGN 8
 
 typedef struct _PdbArenaChunk PdbArenaChunk;
@@ -62,13 +63,16 @@ pdb_arena_alloc(PdbArena *arena, gsize size)
     {
       /* a request larger than a quarter chunk gets a chunk of its own, kept
        * behind the current one so that the current chunk's rest is not lost */
-      gsize chunk_size = size > PDB_ARENA_CHUNK / 4 ? size : PDB_ARENA_CHUNK;
+      gsize chunk_size = c ? MIN(c->size * 2, (gsize) PDB_ARENA_CHUNK) : PDB_ARENA_FIRST_CHUNK;
+
+      if (size > chunk_size / 4)
+        chunk_size = size;
       PdbArenaChunk *fresh = g_malloc(sizeof(PdbArenaChunk) + chunk_size);
 
       fresh->size = chunk_size;
       fresh->used = 0;
       arena->total += sizeof(PdbArenaChunk) + chunk_size;
-      if (c && size > PDB_ARENA_CHUNK / 4)
+      if (c && chunk_size == size)
         {
           fresh->next = c->next;
           c->next = fresh;

@@ -138,7 +138,7 @@ _find_parser_child(const PdbBuildNode *node, const PdbParser *parser)
 {
   for (guint i = 0; i < node->n_pchildren; i++)
     {
-      PdbBuildNode *child = node->pchildren[i];
+      PdbBuildNode *child = pdb_build_pchild(node, i);
       if (pdb_parser_equal(child->parser, parser))
         return child;
     }
@@ -191,18 +191,20 @@ _walk_existing(PdbBuildNode *node, GArray *elements)
 
 /* Makes room for one more pointer in an arena-backed array (doubling;
  * the old block is abandoned to the arena). */
-static PdbBuildNode **
-_grow(PdbRadix *self, PdbBuildNode **items, guint32 len, guint32 *capacity)
+static void
+_grow(PdbRadix *self, PdbBuildNode *node)
 {
-  if (len < *capacity)
-    return items;
-  guint32 new_capacity = *capacity ? *capacity * 2 : 2;
+  guint32 len = (guint32) node->n_children + node->n_pchildren;
+
+  if (len < node->capacity)
+    return;
+  guint32 new_capacity = node->capacity ? node->capacity * 2 : 2;
   PdbBuildNode **fresh = pdb_arena_alloc(self->arena, sizeof(PdbBuildNode *) * new_capacity);
 
   if (len)
-    memcpy(fresh, items, sizeof(PdbBuildNode *) * len);
-  *capacity = new_capacity;
-  return fresh;
+    memcpy(fresh, node->children, sizeof(PdbBuildNode *) * len);
+  node->children = fresh;
+  node->capacity = new_capacity;
 }
 
 static void
@@ -211,9 +213,10 @@ _add_literal_child(PdbRadix *self, PdbBuildNode *node, PdbBuildNode *child)
   guint index;
 
   _find_literal_child(node, (guchar) child->key[0], &index);
-  node->children = _grow(self, node->children, node->n_children, &node->cap_children);
+  _grow(self, node);
+  /* the parser children behind move up too */
   memmove(node->children + index + 1, node->children + index,
-          sizeof(PdbBuildNode *) * (node->n_children - index));
+          sizeof(PdbBuildNode *) * (node->n_children + node->n_pchildren - index));
   node->children[index] = child;
   node->n_children++;
 }
@@ -229,16 +232,13 @@ _split(PdbRadix *self, PdbBuildNode *node, gsize k)
   tail->has_value = node->has_value;
   tail->children = node->children;
   tail->n_children = node->n_children;
-  tail->cap_children = node->cap_children;
-  tail->pchildren = node->pchildren;
   tail->n_pchildren = node->n_pchildren;
-  tail->cap_pchildren = node->cap_pchildren;
+  tail->capacity = node->capacity;
   node->value = NULL;
   node->has_value = FALSE;
   node->children = NULL;
-  node->n_children = node->cap_children = 0;
-  node->pchildren = NULL;
-  node->n_pchildren = node->cap_pchildren = 0;
+  node->n_children = 0;
+  node->n_pchildren = node->capacity = 0;
   node->key_length = k;
   _add_literal_child(self, node, tail);
 }
@@ -277,12 +277,13 @@ _insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLoca
   child->parser = el->parser;   /* the cache keeps it alive */
   if (location)
     {
-      child->location = *location;
+      child->line = location->line;
+      child->column = location->column;
       if (location->file)
-        child->location.file = g_string_chunk_insert_const(self->strings, location->file);
+        child->file = g_string_chunk_insert_const(self->strings, location->file);
     }
-  node->pchildren = _grow(self, node->pchildren, node->n_pchildren, &node->cap_pchildren);
-  node->pchildren[node->n_pchildren++] = child;
+  _grow(self, node);
+  node->children[node->n_children + node->n_pchildren++] = child;
   return child;
 }
 

@@ -108,8 +108,8 @@ _write_blob(Freezer *f, guint32 *order)
         }
       if (p.slot != PDB_NO_NODE)
         memcpy(r->blob + p.slot, &offset, sizeof(guint32));
-      end += _write_record(f, p.node, offset, parser_index,
-                           p.node->parser ? &p.node->location : NULL);
+      PdbLocation location = { p.node->parser ? p.node->file : NULL, p.node->line, p.node->column };
+      end += _write_record(f, p.node, offset, parser_index, p.node->parser ? &location : NULL);
       order[count++] = offset;
 
       if (depth + p.node->n_children + p.node->n_pchildren > capacity)
@@ -124,7 +124,7 @@ _write_blob(Freezer *f, guint32 *order)
       guint32 pslots = (guint32) ((const guchar *) pdb_frozen_child_parsers(n) - r->blob);
       for (guint32 c = p.node->n_pchildren; c > 0; c--)
         {
-          stack[depth++] = (Pending) { p.node->pchildren[c - 1],
+          stack[depth++] = (Pending) { pdb_build_pchild(p.node, c - 1),
                                        slots + 4 * (p.node->n_children + c - 1), pslots + 4 * (c - 1) };
         }
       for (guint32 c = p.node->n_children; c > 0; c--)
@@ -156,10 +156,8 @@ _measure(PdbRadix *r)
           capacity = MAX(capacity * 2, depth + b->n_children + b->n_pchildren);
           stack = g_renew(PdbBuildNode *, stack, capacity);
         }
-      for (guint32 c = 0; c < b->n_children; c++)
+      for (guint32 c = 0; c < (guint32) b->n_children + b->n_pchildren; c++)
         stack[depth++] = b->children[c];
-      for (guint32 c = 0; c < b->n_pchildren; c++)
-        stack[depth++] = b->pchildren[c];
     }
   g_free(stack);
   if (r->blob_size > G_MAXUINT32)

@@ -42,7 +42,7 @@ typedef struct _Lookup
   GArray *path;            /* of PdbTraceStep: the current path */
   GArray *partial_path;    /* copy of path at the first partial candidate */
 
-  /* last: not cleared by _lookup_init() */
+  /* last: not initialised by _lookup_init() */
   PdbCapture partial_inline[PDB_MATCH_INLINE_CAPTURES];
 } Lookup;
 
@@ -377,8 +377,14 @@ again:
           guint saved = l->match->n_captures;
 
           l->steps++;
-          if (!pdb_byte_set_has(&fp->starts, c)
-              || !parser->parse(parser, l->in + pos, l->len - pos, &res))
+          if (!pdb_byte_set_has(&fp->starts, c))
+            {
+              if (G_UNLIKELY(l->trace))
+                _note(l, pchildren[k], pos, _describe_node(r, pchildren[k]));
+              continue;
+            }
+          __builtin_prefetch(r->blob + pchildren[k]);   /* overlaps the parse */
+          if (!parser->parse(parser, l->in + pos, l->len - pos, &res))
             {
               if (G_UNLIKELY(l->trace))
                 _note(l, pchildren[k], pos, _describe_node(r, pchildren[k]));
@@ -416,13 +422,21 @@ fail:
 static void
 _lookup_init(Lookup *l, const PdbRadix *r, const gchar *input, gsize length, PdbMatch *match)
 {
-  memset(l, 0, offsetof(Lookup, partial_inline));
+  /* field by field: the partial_* values are only read once have_partial
+   * is set, path and partial_path only when tracing */
   l->r = r;
   l->in = (const guchar *) input;
   l->len = length;
   l->match = match;
+  l->each = NULL;
+  l->each_data = NULL;
+  l->have_partial = FALSE;
+  l->n_partial = 0;
   l->partial_captures = l->partial_inline;
   l->partial_capacity = PDB_MATCH_INLINE_CAPTURES;
+  l->steps = 0;
+  l->trace = NULL;
+  l->path = l->partial_path = NULL;
 
   match->value = NULL;
   match->complete = FALSE;
