@@ -12,6 +12,9 @@
  * - Equal parser references are compiled once for the whole tree, while
  *   each parser node keeps its own location (dump shows it).
  * - The build arena copes with keys larger than its chunks.
+ * - The single-pass IPv4 parser agrees with the straightforward
+ *   scan-then-validate version (kept here as the reference) on exhaustive
+ *   short and random long inputs.
  */
 #include "test-engine.h"
 #include "engine/radix-node.h"
@@ -245,4 +248,84 @@ Test(engine_layout, keys_larger_than_arena_chunks)
   pdb_match_clear(&m);
   pdb_radix_free(radix);
   g_free(pattern);
+}
+
+/* The reference: scan digits and dots, validate each octet at its dot. */
+static gboolean
+_ipv4_reference(const guchar *in, gsize avail, gsize *consumed)
+{
+  gint dots = 0;
+  gint octet = -1;
+  gsize n;
+
+  for (n = 0; n < avail; n++)
+    {
+      if (in[n] == '.')
+        {
+          if (octet < 0 || octet > 255)
+            return FALSE;
+          if (dots == 3)
+            break;
+          dots++;
+          octet = -1;
+        }
+      else if (in[n] >= '0' && in[n] <= '9')
+        octet = MIN((octet < 0 ? 0 : octet * 10) + (in[n] - '0'), 100000);
+      else
+        break;
+    }
+  if (dots != 3 || octet < 0 || octet > 255)
+    return FALSE;
+  *consumed = n;
+  return TRUE;
+}
+
+static void
+_compare_ipv4(const PdbParser *p, const guchar *in, gsize len)
+{
+  gsize want = 0;
+  PdbParseResult res = { 0 };
+  gboolean expected = _ipv4_reference(in, len, &want);
+  gboolean got = p->parse(p, in, len, &res);
+
+  cr_assert_eq(got, expected, "'%.*s': parsed %d, reference %d", (int) len, in, got, expected);
+  if (got)
+    cr_assert(res.consumed == want && res.value_offset == 0 && res.value_length == want,
+              "'%.*s': consumed %zu, reference %zu", (int) len, in, res.consumed, want);
+}
+
+Test(engine_layout, ipv4_agrees_with_reference)
+{
+  static const guchar alphabet[] = "0129.x";
+  PdbParser *p = pdb_parser_new("IPv4:ip", NULL, NULL);
+  GRand *rand = g_rand_new_with_seed(7);
+  guchar buf[40];
+
+  cr_assert(p);
+  /* every string up to 8 bytes over a small alphabet */
+  for (gsize len = 1; len <= 8; len++)
+    {
+      gsize total = 1;
+      for (gsize i = 0; i < len; i++)
+        total *= sizeof(alphabet) - 1;
+      for (gsize v = 0; v < total; v++)
+        {
+          gsize x = v;
+          for (gsize i = 0; i < len; i++, x /= sizeof(alphabet) - 1)
+            buf[i] = alphabet[x % (sizeof(alphabet) - 1)];
+          _compare_ipv4(p, buf, len);
+        }
+    }
+  /* longer ones, digit-heavy so that whole addresses occur */
+  for (gint round = 0; round < 200000; round++)
+    {
+      static const guchar digits[] = "0123456789012345678925.....x ";
+      gsize len = g_rand_int_range(rand, 1, sizeof(buf));
+
+      for (gsize i = 0; i < len; i++)
+        buf[i] = digits[g_rand_int_range(rand, 0, sizeof(digits) - 1)];
+      _compare_ipv4(p, buf, len);
+    }
+  g_rand_free(rand);
+  pdb_parser_free(p);
 }

@@ -27,28 +27,32 @@ _at(const guchar *in, gsize avail, gsize i, guchar c)
 gboolean
 pdb_parser_parse_ipv4(const PdbParser *p, const guchar *in, gsize avail, PdbParseResult *r)
 {
-  gint dots = 0;
-  gint octet = -1;
-  gsize n;
+  gsize n = 0;
 
-  for (n = 0; n < avail; n++)
+  /* one pass, each byte looked at once: an octet above 255 can never
+   * become valid again, so it fails at once */
+  for (gint part = 0; part < 4; part++)
     {
-      if (in[n] == '.')
+      guint octet = 0;
+      gsize start;
+
+      if (part > 0)
         {
-          if (octet < 0 || octet > 255)
+          if (n >= avail || in[n] != '.')
             return FALSE;
-          if (dots == 3)
-            break;
-          dots++;
-          octet = -1;
+          n++;
         }
-      else if (g_ascii_isdigit(in[n]))
-        octet = SATURATE((octet < 0 ? 0 : octet * 10) + (in[n] - '0'));
-      else
-        break;
+      start = n;
+      while (n < avail && (guint) (in[n] - '0') < 10u)
+        {
+          octet = octet * 10 + (in[n] - '0');
+          if (octet > 255)
+            return FALSE;
+          n++;
+        }
+      if (n == start)
+        return FALSE;
     }
-  if (dots != 3 || octet < 0 || octet > 255)
-    return FALSE;
   return pdb_parse_result_whole(r, n);
 }
 
