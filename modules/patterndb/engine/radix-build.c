@@ -6,6 +6,10 @@
  * the tree exactly as it was. It first parses the pattern (every syntax,
  * parser and regex error happens there), then walks the tree read-only to
  * detect a duplicate, and only then mutates; the mutation cannot fail.
+ * (Parsers compiled for a refused pattern may stay in the tree's parser
+ * cache; they are never reached.) Nodes, keys and child arrays are cut
+ * from the tree's arena and never freed one by one; parser nodes borrow
+ * their compiled parser from the cache, which owns it.
  *
  * The insert algorithm, per literal element, at node N with text s:
  *   case 1: s is empty: stay at N.
