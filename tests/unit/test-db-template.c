@@ -127,6 +127,8 @@ static const TemplateRow value_rows[] =
   { "$(sanitize --bogus a)", NULL, PDB_TYPE_HINT_NONE, "unknown option '--bogus'" }, /* [pdbtool] */
   { "$(sanitize -r)", NULL, PDB_TYPE_HINT_NONE, "needs a value" },
   { "$(echo ${user)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
+  { "$(if (\"a\" eq \"a\") t)", NULL, PDB_TYPE_HINT_NONE, "$(if) requires three arguments" }, /* [pdbtool] */
+  { "$(if (match(\"B\")) t f)", NULL, PDB_TYPE_HINT_NONE, "expected a quoted template" },   /* 3.38 has it */
   { "int64(${n)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
 };
 
@@ -355,6 +357,12 @@ static const TemplateRow function_rows[] =
   { "$(echo (a\\ b))", "(a b)" },
   { "$(echo $(echo a\\)b))", "ab)" },
   { "$(echo (a \"b\\\\c\" d\\\\e))", "(a \"b\\\\c\" d\\e)" },  /* but not inside quotes */
+  { "$(if (\"${user}\" == \"bob\") yes no)", "yes" },
+  { "$(if (\"yes\" == \"no\") t f)", "t" },                /* numeric: both are 0 */
+  { "$(if (\"10\" gt \"9\") t f)", "f" },
+  { "$(if (not \"a\" eq \"b\" and not (\"c\" eq \"d\" or \"e\" eq \"f\")) t f)", "t" },
+  { "$(if (\"a\" eq \"b\") $(uppercase ${user}) $(length ${user}@1))", "5" },
+  { "$(echo $(if ('${n}' ne 'x') \"${user} ok\" f) z)", "bob ok z" },
 };
 
 Test(template, functions_as_pdbtool)
@@ -402,6 +410,8 @@ Test(template, context_length_and_reads_context)
     { "$(echo ${user}@2)", TRUE, 2 },
     { "${user}@1", TRUE, 1 },
     { "$(uppercase ${user})", FALSE, 0 },
+    { "$(if (\"${user}@3\" eq \"x\") a b)", TRUE, 3 },
+    { "$(if (\"$(context-length)\" > \"1\") a b)", TRUE, 0 },
     { "${user}", FALSE, 0 },
   };
 

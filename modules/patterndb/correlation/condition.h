@@ -1,19 +1,11 @@
 /*
- * condition.h: the `condition` attribute of a patterndb <action>, a small
- * subset of syslog-ng's filter language evaluated over a correlation
- * context (or over the triggering message alone when the rule has none).
- *
- *   "tmpl" OP "tmpl"     OP: == != < > <= >= compare numerically, as 3.38
- *                        does (both sides converted like atoi(), so
- *                        "yes" == "no" is true); eq ne lt gt le ge compare
- *                        the strings (strcmp)
- *   not E, E and E, E or E, ( E )   `not` binds tightest, then `and`, then `or`
- *
- * A "tmpl" is a double- or single-quoted string holding a template (see
- * db/template.h; `${name}@N` looks N messages back from the last message
- * of the context, and template functions work, $(context-length) being
- * the number of messages in the context).
- * Anything else fails to compile with the column and what was expected.
+ * condition.h: the `condition` attribute of a patterndb <action>, evaluated
+ * over a correlation context (or over the triggering message alone when the
+ * rule has none). The language is db/expr-cond.h: quoted templates compared
+ * with == != < > <= >= (numerically, as 3.38) or eq ne lt gt le ge, joined
+ * by not, and, or and parentheses. In the templates `${name}@N` looks N
+ * messages back from the last message of the context and $(context-length)
+ * is the number of messages in it.
  */
 #ifndef PDB_CORRELATION_CONDITION_H
 #define PDB_CORRELATION_CONDITION_H

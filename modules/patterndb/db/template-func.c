@@ -19,6 +19,10 @@
  *                             --invalid-chars/-i CHARS, --replacement/-r CHAR
  *   $(replace-delimiter OLD NEW S)  every byte of S that is in OLD becomes NEW's
  *                             first byte
+ *   $(if (COND) THEN ELSE)    THEN when COND holds, else ELSE; COND is a
+ *                             comparison of quoted templates with not/and/or
+ *                             (db/expr-cond.h); 3.38's other filter functions,
+ *                             such as match(), do not compile
  * A call with the wrong number of arguments gives an empty result, as in 3.38
  * (which logs an error per message). Where 3.38 would write a NUL byte (an
  * empty replacement), the result ends there, as 3.38's output does.
@@ -30,6 +34,7 @@
  */
 #include "db/template-func.h"
 #include "db/database.h"
+#include "db/expr-cond.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +50,7 @@ typedef enum
   FUNC_STRIP,
   FUNC_SANITIZE,
   FUNC_REPLACE_DELIMITER,
+  FUNC_IF,
 } FuncId;
 
 static const struct
@@ -62,12 +68,14 @@ static const struct
   { "strip", FUNC_STRIP },
   { "sanitize", FUNC_SANITIZE },
   { "replace-delimiter", FUNC_REPLACE_DELIMITER },
+  { "if", FUNC_IF },
 };
 
 struct _PdbTemplateCall
 {
   FuncId id;
-  GPtrArray *args;        /* of PdbTemplate* */
+  GPtrArray *args;        /* of PdbTemplate* ($(if): THEN and ELSE) */
+  PdbExprCond *cond;      /* $(if) */
   /* sanitize */
   gboolean ctrl_chars;
   gchar *invalid_chars;
@@ -82,6 +90,7 @@ pdb_template_call_free(PdbTemplateCall *call)
   if (call->args)
     g_ptr_array_free(call->args, TRUE);
   g_free(call->invalid_chars);
+  pdb_expr_cond_free(call->cond);
   g_free(call);
 }
 
@@ -192,6 +201,25 @@ pdb_template_call_new(const gchar *name, const gchar *const *words, GError **err
       if (!parse_sanitize_options(call, words, words_left, error))
         goto fail;
     }
+  else if (call->id == FUNC_IF)
+    {
+      if (!words[0] || !words[1] || !words[2] || words[3])
+        {
+          g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE,
+                      "$(if) requires three arguments: (condition) then else");
+          goto fail;
+        }
+      GError *cond_error = NULL;
+      call->cond = pdb_expr_cond_compile(words[0], &cond_error);
+      if (!call->cond)
+        {
+          g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE, "$(if): %s", cond_error->message);
+          g_error_free(cond_error);
+          goto fail;
+        }
+      g_ptr_array_add(words_left, (gpointer) words[1]);
+      g_ptr_array_add(words_left, (gpointer) words[2]);
+    }
   else
     for (guint w = 0; words[w]; w++)
       g_ptr_array_add(words_left, (gpointer) words[w]);
@@ -224,16 +252,22 @@ guint
 pdb_template_call_get_max_context_index(const PdbTemplateCall *call)
 {
   guint max = 0;
+  gboolean reads_context = FALSE;
 
   for (guint i = 0; i < call->args->len; i++)
     max = MAX(max, pdb_template_get_max_context_index(g_ptr_array_index(call->args, i)));
+  pdb_expr_cond_scan(call->cond, &reads_context, &max);
   return max;
 }
 
 gboolean
 pdb_template_call_reads_context(const PdbTemplateCall *call)
 {
-  if (call->id == FUNC_CONTEXT_LENGTH)
+  gboolean reads_context = call->id == FUNC_CONTEXT_LENGTH;
+  guint max = 0;
+
+  pdb_expr_cond_scan(call->cond, &reads_context, &max);
+  if (reads_context)
     return TRUE;
   for (guint i = 0; i < call->args->len; i++)
     if (pdb_template_reads_context(g_ptr_array_index(call->args, i)))
@@ -519,6 +553,9 @@ pdb_template_call_append(const PdbTemplateCall *call, PdbTemplateLookupFunc look
       return;
     case FUNC_REPLACE_DELIMITER:
       eval_replace_delimiter(call, lookup, user_data, out, base);
+      return;
+    case FUNC_IF:
+      append_arg(call, pdb_expr_cond_eval(call->cond, lookup, user_data) ? 0 : 1, lookup, user_data, out);
       return;
     }
 }

@@ -17,7 +17,7 @@ typedef struct _PdbTemplateCall PdbTemplateCall;
 
 /* The names, for error messages. */
 #define PDB_TEMPLATE_FUNCTION_NAMES \
-  "context-length, echo, length, lowercase, replace-delimiter, sanitize, strip, substr, uppercase"
+  "context-length, echo, if, length, lowercase, replace-delimiter, sanitize, strip, substr, uppercase"
 
 /*
  * Compiles a call of @name with the (already unquoted) @words (NULL-terminated,
