@@ -9,15 +9,17 @@
 #     changed (a new rule id), so every one builds a new database; every
 #     50th is followed by a message that must carry the newest rule id. RSS
 #     is sampled after each reload.
-# Flat means: the median of the samples taken between a tenth and a fifth
-# of the run (buffers, caches and thread arenas warm) and the median of the
-# last five samples differ by at most BOUND_MSG (2 MiB) or BOUND_RELOAD
-# (1 MiB). Medians, because RSS has transient peaks (a batch in flight).
-# The queues are small (log-iw-size 1000, log-fifo-size 2000), so a
-# backlog cannot pose as growth. A leak of one allocation (>= 16 bytes
-# with malloc's header) per message grows RSS by >= 16 bytes x 0.7 N
-# (107 MiB at 10 M); one per reload, plus a compiled database of >= 100
-# KiB, by >= 70 MiB at 1,000. Measured here: flat within 300 KiB.
+# Flat means: the lowest RSS sample in the last fifth of the run exceeds
+# the lowest one between 40% and 60% by at most 2 MiB. Lowest, because
+# RSS moves up and down: by a few KiB with messages, by up to 1 MiB with
+# reloads (an idle worker thread keeps the database it last used until
+# its next message; malloc's arenas), and it takes a few hundred reloads
+# to level out (1,500 reloads measured: 20.2-21.0 MiB from the 250th on,
+# no trend). A leak raises the floor: one allocation (>= 16 bytes) per
+# message by >= 16 bytes x 0.2 N (30 MiB at 10 M); 10 KiB per reload by
+# >= 2 MiB at 1,000, a leaked database (>= 100 KiB) by >= 20 MiB. The queues
+# are small (log-iw-size 1000, log-fifo-size 2000), so a backlog cannot
+# pose as growth.
 # Sizes: werror flavour N=10,000,000 and R=1,000 (the issue's figures;
 # about 1 minute each on 2 cores); asan flavour N=1,000,000 and R=200 (ASan
 # is several times slower), RSS reported but not asserted there (its
@@ -32,7 +34,7 @@ if [ "${PDB_BUILD_FLAVOUR:-werror}" = asan ]; then n=1000000; reloads=200; else 
 n=${PDB_SOAK_MESSAGES:-$n}
 reloads=${PDB_SOAK_RELOADS:-$reloads}
 BOUND_MSG=2048
-BOUND_RELOAD=1024
+BOUND_RELOAD=2048
 DAEMON_ENV=${DAEMON_ENV/detect_leaks=0/detect_leaks=0:quarantine_size_mb=0}
 assert_rss=yes
 [ "$E2E_SANITIZED" = 1 ] && assert_rss=no
@@ -48,21 +50,50 @@ version_db() {
     && mv "$T/db/zz-load.xml.new" "$T/db/zz-load.xml"
 }
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$DAEMON_PID/status" 2>/dev/null; }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-# flatness SAMPLES TOTAL: "base late peak" from lines "progress rss".
+# The reload loop runs 1,000 times: no process forked that need not be.
+load_xml=$(cat "$top_srcdir/tests/e2e/data/load.xml")
+version_db_quick() { # version_db_quick ID, with builtins and one mv
+  printf '%s\n' "${load_xml//id=\'load-a\'/id=\'$1\'}" >"$T/db/zz-load.xml.new" \
+    && mv "$T/db/zz-load.xml.new" "$T/db/zz-load.xml"
+}
+rss_quick() {
+  local k v rest
+  while read -r k v rest; do [ "$k" = VmRSS: ] && { echo "$v"; return; }; done <"/proc/$DAEMON_PID/status"
+}
+# reload_quick: SIGHUP, then reads the daemon's log from fd $logfd (opened
+# once) until the reload is reported; a line read only in part is kept.
+partial=""
+reload_quick() {
+  local line t=0
+  kill -HUP "$DAEMON_PID" || return 1
+  while :; do
+    while IFS= read -r -u "$logfd" line; do
+      line=$partial$line; partial=""
+      case $line in *"Configuration reload finished"*|*"Error initializing new configuration"*) return 0 ;; esac
+    done
+    partial=$partial$line
+    t=$((t + 1)); [ "$t" -gt 6000 ] && return 1
+    sleep 0.005
+  done
+}
+# flatness SAMPLES TOTAL: "base late peak" from lines "progress rss": base
+# is the lowest sample taken between 40% and 60% of the run (the first
+# sample after 40% if there is none in that window), late the lowest of
+# the last fifth.
 flatness() {
   local base late peak
-  base=$(awk -v a=$(($2 / 10)) -v b=$(($2 / 5)) '$1 >= a && $1 <= b && $2 != "" { print $2 }' "$1" | median)
-  late=$(awk '$2 != "" { print $2 }' "$1" | tail -n 5 | median)
+  base=$(awk -v a=$(($2 * 4 / 10)) -v b=$(($2 * 6 / 10)) '$1 >= a && $1 <= b && $2 != "" { print $2 }' "$1" | sort -n | head -n 1)
+  [ -n "$base" ] || base=$(awk -v a=$(($2 * 4 / 10)) '$1 >= a && $2 != "" { print $2; exit }' "$1")
+  late=$(awk -v a=$(($2 * 8 / 10)) '$1 >= a && $2 != "" { print $2 }' "$1" | sort -n | head -n 1)
   peak=$(awk '$2 > m { m = $2 } END { print m + 0 }' "$1")
-  echo "$base $late $peak"
+  echo "${base:--} ${late:--} $peak"
 }
 # rss_verdict WHAT BASE LATE BOUND
 rss_verdict() {
   if [ "$assert_rss" = no ]; then
     echo "ok $((_tap_n + 1)) - $1: $2 KiB -> $3 KiB # SKIP not a leak measure under ASan"
     _tap_n=$((_tap_n + 1))
-  elif [ -n "$2" ] && [ -n "$3" ] && [ $(($3 - $2)) -le "$4" ]; then
+  elif [ "$2" != - ] && [ "$3" != - ] && [ $(($3 - $2)) -le "$4" ]; then
     ok "$1: $2 KiB -> $3 KiB (bound +$4 KiB)"
   else
     not_ok "$1 (bound +$4 KiB)"; diag "$2 KiB -> $3 KiB"
@@ -123,7 +154,7 @@ else
     "$n 0 0" "$(cat "$T/progress")"
   read -r base late peak <<<"$(flatness "$T/samples" "$n")"
   diag "$n messages in $elapsed s; RSS samples (messages KiB): $(awk 'NR % 10 == 1' "$T/samples" | tr '\n' ',')"
-  diag "RSS: $base KiB at a tenth to a fifth of the messages, $late KiB at the end, peak $peak KiB"
+  diag "RSS: lowest $base KiB at 40-60% of the messages, lowest $late KiB in the last fifth, peak $peak KiB"
   rss_verdict "syslog-ng RSS flat over $n messages" "$base" "$late" "$BOUND_MSG"
 fi
 
@@ -143,9 +174,10 @@ else
   start=$(date +%s)
   done_reloads=0 wrong=0 checked=0
   : >"$T/rsamples"
+  exec {logfd}<"$DAEMON_LOG"
   for i in $(seq 1 "$reloads"); do
-    version_db "r-$i"
-    daemon_reload_quick && done_reloads=$((done_reloads + 1))
+    version_db_quick "r-$i"
+    reload_quick && done_reloads=$((done_reloads + 1))
     if [ $((i % 50)) -eq 0 ] || [ "$i" -eq "$reloads" ]; then
       checked=$((checked + 1))
       loggen -x -S -Q -n 1 "$T/sock2" >/dev/null 2>&1
@@ -153,7 +185,7 @@ else
       got=$(tail -n 1 "$T/out.log")
       [ "$got" = "r-$i 0000000000" ] || { wrong=$((wrong + 1)); diag "after reload $i: got '$got'"; }
     fi
-    echo "$i $(rss)" >>"$T/rsamples"
+    echo "$i $(rss_quick)" >>"$T/rsamples"
   done
   elapsed=$(($(date +%s) - start))
   check_eq "$reloads SIGHUP reloads with a changed file completed" "$reloads" "$done_reloads"
@@ -161,7 +193,7 @@ else
     "$wrong $(count_lines "$T/out.log")"
   check_eq "each reload re-read the changed file" "$reloads" "$(grep -c 'pattern database reloaded' "$DAEMON_LOG")"
   read -r base late peak <<<"$(flatness "$T/rsamples" "$reloads")"
-  diag "$reloads reloads in $elapsed s; RSS $base KiB between a tenth and a fifth of them, $late KiB at the end, peak $peak KiB"
+  diag "$reloads reloads in $elapsed s; RSS lowest $base KiB at 40-60% of them, lowest $late KiB in the last fifth, peak $peak KiB"
   rss_verdict "syslog-ng RSS flat over $reloads reloads" "$base" "$late" "$BOUND_RELOAD"
   daemon_stop
 fi
