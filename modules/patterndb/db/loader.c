@@ -74,6 +74,7 @@ typedef enum
   ST_ACTION,
   ST_MESSAGE,
   ST_CREATE_CONTEXT,
+  ST_COUNT
 } LoaderState;
 
 /* Element name of each state, for "inside <y>" in messages. */
@@ -159,6 +160,34 @@ static const struct
   { ST_MESSAGE, "tag", ST_TAG },
 };
 
+/* The transitions of each parent state, as indexes into transitions[]
+ * (built once), so an element is looked up among its parent's few. */
+#define MAX_CHILDREN 12
+
+static struct
+{
+  guint8 count;
+  guint8 index[MAX_CHILDREN];
+} children_of[ST_COUNT];
+
+static void
+index_transitions(void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter(&done))
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS(transitions); i++)
+        {
+          LoaderState parent = transitions[i].parent;
+
+          g_assert(children_of[parent].count < MAX_CHILDREN);
+          children_of[parent].index[children_of[parent].count++] = (guint8) i;
+        }
+      g_once_init_leave(&done, 1);
+    }
+}
+
 static gboolean
 state_holds_text(LoaderState state)
 {
@@ -207,7 +236,9 @@ typedef struct _PdbLoader
   xmlParserCtxtPtr ctxt;
   GError *error;            /* the first error; parsing stops there */
 
-  GArray *stack;            /* of StackEntry: the open elements */
+  StackEntry *stack;        /* the open elements, stack[0] the document */
+  guint depth;              /* entries in use (>= 1) */
+  guint stack_capacity;
   GString *text;
   PdbLocation text_location; /* where the last piece of text ended (pdbtool's pattern location) */
   PdbLocation text_start;   /* where the text of the open element begins */
@@ -290,7 +321,7 @@ loader_error_location(PdbLoader *self)
   if (self->in_start_tag)
     return self->start_location;
   if (self->in_end_tag)
-    return g_array_index(self->stack, StackEntry, self->stack->len - 1).location;
+    return self->stack[self->depth - 1].location;
   return loader_location(self);
 }
 
@@ -972,7 +1003,7 @@ end_text_element(PdbLoader *self, LoaderState state)
 static LoaderState
 top_state(PdbLoader *self)
 {
-  return g_array_index(self->stack, StackEntry, self->stack->len - 1).state;
+  return self->stack[self->depth - 1].state;
 }
 
 static void
@@ -1016,10 +1047,11 @@ on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefi
     return;
   self->start_location = loader_element_location(self);
   self->in_start_tag = TRUE;
-  for (gsize i = 0; i < G_N_ELEMENTS(transitions) && !found; i++)
+  for (guint k = 0; k < children_of[parent].count && !found; k++)
     {
-      if (transitions[i].parent == parent && transitions[i].element[0] == element[0]
-          && strcmp(transitions[i].element, element) == 0)
+      gsize i = children_of[parent].index[k];
+
+      if (transitions[i].element[0] == element[0] && strcmp(transitions[i].element, element) == 0)
         {
           child = transitions[i].child;
           found = TRUE;
@@ -1032,8 +1064,14 @@ on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefi
       return;
     }
 
-  StackEntry entry = { child, self->start_location };
-  g_array_append_val(self->stack, entry);
+  if (self->depth == self->stack_capacity)
+    {
+      self->stack_capacity *= 2;
+      self->stack = g_renew(StackEntry, self->stack, self->stack_capacity);
+    }
+  self->stack[self->depth].state = child;
+  self->stack[self->depth].location = self->start_location;
+  self->depth++;
   g_string_truncate(self->text, 0);
   self->text_location = loader_location(self);
   /* The parser stands on the start tag's '>': text begins one column on. */
@@ -1113,7 +1151,7 @@ on_end_element(void *user_data, const xmlChar *localname, const xmlChar *prefix,
       break;
     }
   self->in_end_tag = FALSE;
-  g_array_set_size(self->stack, self->stack->len - 1);
+  self->depth--;
 }
 
 static void
@@ -1266,6 +1304,7 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   gsize size = 0;
 
   pdb_xml_init();
+  index_transitions();
   int fd = open_file(path, &size, error);
   if (fd < 0)
     return FALSE;
@@ -1277,10 +1316,12 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   self.db = db;
   self.options = options;
   self.file = file;
-  self.stack = g_array_new(FALSE, FALSE, sizeof(StackEntry));
+  self.stack_capacity = 16;
+  self.stack = g_new(StackEntry, self.stack_capacity);
   self.text = g_string_new(NULL);
   StackEntry document = { ST_DOCUMENT, { file, 1, 1 } };
-  g_array_append_val(self.stack, document);
+  self.stack[0] = document;
+  self.depth = 1;
 
   xmlSAXHandler sax;
   memset(&sax, 0, sizeof(sax));
@@ -1326,7 +1367,7 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   pending_ruleset_free(self.ruleset);
   g_free(self.value_name);
   g_free(self.value_type);
-  g_array_unref(self.stack);
+  g_free(self.stack);
   g_string_free(self.text, TRUE);
 
   if (self.error)
