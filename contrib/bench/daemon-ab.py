@@ -39,11 +39,11 @@ def main():
     ap.add_argument("--pipelines", default="none,ours",
                     help="of none, db-parser, ours, base (our module from --base-builddir)")
     ap.add_argument("--base-builddir", default=None, help="another build of our module, to compare with")
-    ap.add_argument("--flow-control", action="store_true", help="flags(flow-control) on every log path")
+    ap.add_argument("--no-flow-control", action="store_true", help="no flags(flow-control) on the log paths")
     args = ap.parse_args()
 
     rb = load_bench()
-    rb.Daemon.flow_control = args.flow_control
+    rb.Daemon.flow_control = not args.no_flow_control
     tmp = tempfile.mkdtemp(prefix="daemon-ab-")
     wdir = os.path.join(tmp, "w")
     os.makedirs(wdir)
