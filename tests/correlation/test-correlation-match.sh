@@ -4,7 +4,10 @@
 # (timeout messages before the line whose timestamp releases them, match
 # action messages after their line, every context expired at the end of
 # the input), ${name}@N, inherit modes, conditions, rate limits and
-# create-context.
+# create-context (3.38: the created context lives for the creating rule's
+# context-timeout, its key comes from the seed message, its id from the
+# triggering messages, and the seed gets no .classifier.context_id), and
+# the order of the name-value pairs (names registered as the file is read).
 #
 # Each database is run through `patterndb match -f`; the output must equal
 # the golden file (made with Debian's pdbtool 3.38 on the same input) and,
@@ -23,10 +26,13 @@ T=$TEST_TMPDIR
 have_pdbtool=0
 [ -x "$PDBTOOL" ] && have_pdbtool=1
 
-for name in corr inherit; do
+# name:exit status (pdbtool's: 1 when the last line matches no rule)
+for entry in corr:0 inherit:0 create:1 order:0; do
+  name=${entry%%:*}
+  want_rc=${entry#*:}
   "$PATTERNDB" match -p "$D/$name.xml" -f "$D/$name.messages" > "$T/$name.out" 2> "$T/$name.err"
   rc=$?
-  check "$name: exit status 0 (rc=$rc)" test "$rc" -eq 0
+  check "$name: exit status $want_rc (rc=$rc)" test "$rc" -eq "$want_rc"
   if cmp -s "$D/$name.expected" "$T/$name.out"; then
     ok "$name: output equals the golden file"
   else
@@ -74,6 +80,21 @@ t1=$(grep -n '^MESSAGE=t 1$' "$T/inherit.out" | cut -d: -f1)
 check "match action message follows its line ($t1 < $m1)" test "${t1:-0}" -gt 0 -a "${t1:-0}" -lt "${m1:-0}"
 check "rule values look back over the context (\${n}@1), and actions see them" \
   grep -q '^MESSAGE=B prev=2 cur=3$' "$T/inherit.out"
+to5=$(grep -n '^MESSAGE=to 1 ctx=req-1 len=2 m0=seed 1' "$T/create.out" | cut -d: -f1)
+tick8=$(grep -n '^MESSAGE=tick$' "$T/create.out" | head -1 | cut -d: -f1)
+check "create-context: the created context expires after the rule's 5 s, not its own 20 ($to5 < $tick8)" \
+  test "${to5:-0}" -gt 0 -a "${to5:-0}" -lt "${tick8:-0}"
+check "create-context: the seed gets no .classifier.context_id of its own" \
+  test -z "$(grep -E '^\.classifier\.context_id=aud-(1|-)' "$T/create.out")"
+seedto=$(grep -B1 -A2 -x 'MESSAGE=to  ctx= len=2 m1=seed ' "$T/create.out" | tr '\n' ' ')
+check "create-context, inherit-mode none under a global rule: no scope fields in the key" \
+  test "$seedto" = "HOST= MESSAGE=to  ctx= len=2 m1=seed  PROGRAM= PID= "
+check "create-context: the id is expanded over the trigger, so join finds the seed" \
+  grep -qx 'MESSAGE=J len=3 m1=join m2=seed' "$T/create.out"
+check "order: context-id names (rid) come before <value> names (step)" \
+  test "$(sed -n '/^rid=/p;/^step=/p' "$T/order.out" | head -2 | tr '\n' ' ')" = "rid=1 step=a "
+check "order: then the condition's, the create-context id's, the message values' names" \
+  test "$(sed -n '/^cc=/p;/^bb=/p;/^aa=/p' "$T/order.out" | tr '\n' ' ')" = "cc=C bb=B aa=A "
 check "golden corr has 45 records" test "$(grep -c '^$' "$G")" -eq 45
 
 done_testing

@@ -315,9 +315,17 @@ static Context *open_context(PdbCorrelation *self, const gchar *key, PdbContextS
                              const ScopeFields *f);
 static void set_deadline(PdbCorrelation *self, Context *ctx, gint timeout);
 
+/*
+ * As 3.38: the id is expanded over the triggering messages (not the new
+ * one), the key's scope fields are read from the new message (so with
+ * inherit-mode none and a rule without a context they are empty), the new
+ * message gets no .classifier.context_id of its own, and the context lives
+ * for the creating rule's context-timeout: 3.38 ignores the
+ * create-context's own context-timeout attribute.
+ */
 static void
 create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const PdbAction *action,
-               gpointer *messages, guint count, gpointer trigger)
+               gpointer *messages, guint count, const ScopeFields *trigger_scope)
 {
   ScopeFields f;
   gpointer gen;
@@ -325,16 +333,15 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   GString *id = g_string_new(NULL);
   Context *ctx;
 
-  scope_fields(self, action->create_context_scope, trigger, &f);
-  gen = generate(self, &action->message, messages, count, &f);
+  gen = generate(self, &action->message, messages, count, trigger_scope);
   if (action->create_context_id_template)
     {
-      Lookup l = { self, messages, count, gen };
+      Lookup l = { self, messages, count, NULL };
       pdb_template_append(action->create_context_id_template, lookup_messages, &l, id);
     }
+  scope_fields(self, action->create_context_scope, gen, &f);
   append_scope_key(key, action->create_context_scope, &f);
   g_string_append(key, id->str);
-  self->host->ops->set(gen, ".classifier.context_id", id->str, id->len, PDB_VALUE_STRING);
   ctx = g_hash_table_lookup(self->contexts, key->str);
   if (!ctx)
     ctx = open_context(self, key->str, action->create_context_scope, &f);
@@ -346,7 +353,7 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
       ctx->db = pdb_database_ref(db);
     }
   ctx->rule = rule;
-  set_deadline(self, ctx, action->create_context_timeout);
+  set_deadline(self, ctx, rule->context_timeout);
   g_string_free(key, TRUE);
   g_string_free(id, TRUE);
 }
@@ -369,7 +376,7 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
       if (!rate_allows(self, rule, i, action, scope, f))
         continue;
       if (action->creates_context)
-        create_context(self, db, rule, action, messages, count, messages[count - 1]);
+        create_context(self, db, rule, action, messages, count, in_context ? f : &none);
       else if (action->has_message)
         g_ptr_array_add(self->pending, generate(self, &action->message, messages, count,
                                                 in_context ? f : &none));

@@ -401,16 +401,22 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
         }
       if (!rule)
         break;
-      for (guint v = 0; rule->values && v < rule->values->len; v++)
-        register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(rule->values, v))->template_text);
+      /* context-id is an attribute of <rule>, so it is compiled before the <value>s */
       if (rule->context_id)
         register_template_names(msg, rule->context_id);
-      /* action messages are compiled as they are read, before the patterns go in */
+      for (guint v = 0; rule->values && v < rule->values->len; v++)
+        register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(rule->values, v))->template_text);
+      /* action messages are compiled as they are read, before the patterns go in;
+       * before them the <action>'s condition and the <create-context>'s context-id */
       for (guint a = 0; rule->actions && a < rule->actions->len; a++)
         {
           const PdbAction *action = g_ptr_array_index(rule->actions, a);
           const PdbSyntheticMessage *sm = &action->message;
 
+          if (action->condition)
+            register_template_names(msg, action->condition);
+          if (action->create_context_id)
+            register_template_names(msg, action->create_context_id);
           for (guint v = 0; sm->values && v < sm->values->len; v++)
             register_template_names(msg, ((PdbValueDef *) g_ptr_array_index(sm->values, v))->template_text);
         }
