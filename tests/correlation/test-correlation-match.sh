@@ -91,6 +91,8 @@ check "create-context, inherit-mode none under a global rule: no scope fields in
   test "$seedto" = "HOST= MESSAGE=to  ctx= len=2 m1=seed  PROGRAM= PID= "
 check "create-context: the id is expanded over the trigger, so join finds the seed" \
   grep -qx 'MESSAGE=J len=3 m1=join m2=seed' "$T/create.out"
+check_eq "create-context: an existing key is replaced, not extended (two contexts of one seed each)" 2 \
+  "$(grep -c -x -E 'MESSAGE=T len=2 m1=seed (a|b) m2=' "$T/create.out")"
 check "order: context-id names (rid) come before <value> names (step)" \
   test "$(sed -n '/^rid=/p;/^step=/p' "$T/order.out" | head -2 | tr '\n' ' ')" = "rid=1 step=a "
 check "order: then the condition's, the create-context id's, the message values' names" \

@@ -2,8 +2,9 @@
  * correlation.c: contexts, the correlation clock, actions and synthetic
  * messages (see correlation.h).
  *
- * Invariant: every live context is in both `contexts` (by key) and
- * `timers` (ordered by deadline, then by the order its deadline was set),
+ * Invariant: every live context is in `timers` (ordered by deadline, then
+ * by the order its deadline was set) and, unless a create-context replaced
+ * it, in `contexts` (by key),
  * and holds one reference to each of its messages and to the database its
  * rule belongs to. Everything is changed under `lock` only; synthetic
  * messages are queued under the lock and emitted after it is released.
@@ -98,7 +99,7 @@ free_one(gpointer key, gpointer value, gpointer user_data)
 {
   (void) key;
   context_free(user_data, value);
-  return TRUE;
+  return FALSE;
 }
 
 void
@@ -106,8 +107,9 @@ pdb_correlation_free(PdbCorrelation *self)
 {
   if (!self)
     return;
-  g_hash_table_foreach_remove(self->contexts, free_one, self);
+  /* every context is in `timers`, replaced ones only there */
   g_hash_table_destroy(self->contexts);
+  g_tree_foreach(self->timers, free_one, self);
   g_tree_destroy(self->timers);
   g_hash_table_destroy(self->rates);
   g_hash_table_destroy(self->conditions);
@@ -342,9 +344,12 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   scope_fields(self, action->create_context_scope, gen, &f);
   append_scope_key(key, action->create_context_scope, &f);
   g_string_append(key, id->str);
+  /* as 3.38, a context of the same key is not extended but replaced: the
+   * old one leaves the table and only waits for its own expiry */
   ctx = g_hash_table_lookup(self->contexts, key->str);
-  if (!ctx)
-    ctx = open_context(self, key->str, action->create_context_scope, &f);
+  if (ctx)
+    g_hash_table_remove(self->contexts, ctx->key);
+  ctx = open_context(self, key->str, action->create_context_scope, &f);
   g_ptr_array_add(ctx->messages, gen);
   if (ctx->db != db)
     {
@@ -439,7 +444,8 @@ expire_context(PdbCorrelation *self, Context *ctx)
   ScopeFields f = { ctx->host, ctx->program, ctx->pid };
 
   g_tree_remove(self->timers, ctx);
-  g_hash_table_remove(self->contexts, ctx->key);
+  if (g_hash_table_lookup(self->contexts, ctx->key) == ctx)
+    g_hash_table_remove(self->contexts, ctx->key);
   if (ctx->rule)
     run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len,
                 ctx->scope, &f, TRUE);
