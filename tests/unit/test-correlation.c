@@ -273,6 +273,49 @@ Test(correlation, create_context_seeds_a_new_context)
   cr_assert_eq(pdb_correlation_get_context_count(fx.corr), 0);
 }
 
+/* copy_time: what a host with timestamps does (here the time is a STAMP value) */
+static void
+copy_stamp_value(gpointer dst, gpointer src)
+{
+  const gchar *v = pdb_nv_message_get(src, "STAMP", NULL);
+
+  if (v)
+    pdb_nv_message_set(dst, "STAMP", v, -1, PDB_VALUE_STRING);
+}
+
+Test(correlation, inherit_none_gets_the_newest_message_time)
+{
+  static const gchar rules[] =
+    "<rule provider='t' id='s' class='c' context-id='c' context-timeout='10'>\n"
+    " <patterns><pattern>s @NUMBER:STAMP@</pattern></patterns>\n"
+    " <actions>\n"
+    "  <action trigger='match'><message><values><value name='MESSAGE'>M</value></values></message></action>\n"
+    "  <action trigger='timeout'><message inherit-mode='none'><values><value name='MESSAGE'>T</value></values></message></action>\n"
+    " </actions></rule>\n"
+    "<rule provider='t' id='n' class='c'>\n"
+    " <patterns><pattern>n @NUMBER:STAMP@</pattern></patterns>\n"
+    " <actions><action trigger='match'><message><values><value name='MESSAGE'>N</value></values></message></action></actions>\n"
+    "</rule>\n";
+  static PdbCorrelationHost host;
+
+  setup_db(rules, 0);
+  host = pdb_nv_message_host;
+  host.copy_time = copy_stamp_value;
+  pdb_correlation_free(fx.corr);
+  fx.corr = pdb_correlation_new(&host, 0);
+  feed("h", "1", "s 100", 100);
+  feed("h", "1", "s 105", 105);
+  feed("h", "1", "n 106", 106);
+  pdb_correlation_advance_time(fx.corr, 20, collect, NULL);
+  cr_assert_eq(fx.emitted->len, 4);
+  const gchar *want[][2] = { { "M", "100" }, { "M", "105" }, { "N", "106" }, { "T", "105" } };
+  for (guint i = 0; i < 4; i++)
+    {
+      cr_assert_str_eq(emitted_value(i, "MESSAGE"), want[i][0], "message %u", i);
+      cr_assert_str_eq(emitted_value(i, "STAMP"), want[i][1], "message %u (%s): the newest message's time", i, want[i][0]);
+    }
+}
+
 Test(correlation, actions_without_context)
 {
   static const gchar rules[] =

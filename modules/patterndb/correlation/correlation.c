@@ -299,6 +299,9 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
       break;
     default:
       gen = self->host->create(NULL);
+      /* 3.38 stamps it with the newest message's time all the same */
+      if (self->host->copy_time)
+        self->host->copy_time(gen, messages[count - 1]);
       break;
     }
   /* 3.38 writes the scope fields whatever the inherit mode (in syslog-ng

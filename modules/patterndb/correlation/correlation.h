@@ -19,7 +19,9 @@
  * Inheritance (3.38): last-message copies the context's newest message
  * (values and tags); context copies the newest message and then fills in
  * the values only older messages have (newest first), so tags come from the
- * newest message only; none starts empty. Then, in every mode, the scope
+ * newest message only; none starts empty but for the newest message's time
+ * (PdbCorrelationHost.copy_time). The newest message is the one a match
+ * action fires on, or the last message of an expiring context. Then, in every mode, the scope
  * fields of the context are written (none when the rule has no context).
  *
  * Limit: at most max_contexts live contexts (PDB_CORRELATION_DEFAULT_MAX_CONTEXTS
@@ -54,6 +56,11 @@ typedef struct _PdbCorrelationHost
   gpointer (*create)(gpointer base);
   /* copies each value of @src that @dst does not have (tags are not copied) */
   void (*merge)(gpointer dst, gpointer src);
+  /* optional (NULL: the host keeps no time): gives @dst, made by create(NULL)
+   * for inherit-mode none, the message time ($STAMP) of @src, the context's
+   * newest message. As 3.38 every generated message carries that time;
+   * with a base, create() copies the base's timestamps itself. */
+  void (*copy_time)(gpointer dst, gpointer src);
 } PdbCorrelationHost;
 
 /* @msg is borrowed for the duration of the call. */
