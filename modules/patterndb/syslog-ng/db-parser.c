@@ -75,6 +75,9 @@ typedef struct _PdbSngParser
                                  * touched only by the thread holding `checking`
                                  * or by init() */
   gchar *persist_key;
+  guint clones;                 /* clones made of this parser so far */
+  guint clone_index;            /* 1..n for the n-th clone (one per reference
+                                 * of a named parser), 0 if not a clone */
   PdbCorrelation *corr;         /* contexts; NULL before init() */
   struct iv_timer tick;         /* the 1 s correlation timer */
   gint64 last_tick;             /* wall-clock second of the last tick */
@@ -649,11 +652,19 @@ static gchar *
 pdb_sng_parser_build_persist_key(PdbSngParser *self)
 {
   const gchar *name = log_pipe_get_persist_name(&self->super.super);
+  /* A named parser referenced by several log paths is cloned once per
+   * reference, in configuration order: each clone keeps its own database
+   * and contexts under its own key, or the first would take the others'. */
+  gchar *ref = self->clone_index ? g_strdup_printf(",ref=%u", self->clone_index) : g_strdup("");
+  gchar *key;
 
   if (name)
-    return g_strdup_printf("patterndb-module(%s)", name);
-  return g_strdup_printf("patterndb-module(%s,prefix=%s)", pdb_sng_parser_get_file(self),
-                         self->prefix ? self->prefix : "");
+    key = g_strdup_printf("patterndb-module(%s%s)", name, ref);
+  else
+    key = g_strdup_printf("patterndb-module(%s,prefix=%s%s)", pdb_sng_parser_get_file(self),
+                          self->prefix ? self->prefix : "", ref);
+  g_free(ref);
+  return key;
 }
 
 static gboolean
@@ -783,6 +794,7 @@ pdb_sng_parser_clone(LogPipe *s)
   pdb_sng_parser_set_program_template(clone, log_template_ref(self->program_template));
   other->inject_mode = self->inject_mode;
   other->context_limit = self->context_limit;
+  other->clone_index = ++self->clones;
   if (log_pipe_get_persist_name(s))
     log_pipe_set_persist_name(&clone->super, log_pipe_get_persist_name(s));
   return &clone->super;
