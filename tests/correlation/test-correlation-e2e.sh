@@ -17,11 +17,12 @@ options { stats-freq(0); };
 source s_local { unix-stream("$T/sock"); };
 source s_int { internal(); };
 destination d_pass { file("$T/pass.log" template("\$MSG|\$TAGS\n")); };
+destination d_time { file("$T/time.log" template("\$S_ISODATE \$MSG\n")); };
 destination d_int_path { file("$T/int-path.log" template("\$MSG\n")); };
 destination d_int { file("$T/int.log" template("\$MSG|\$PROGRAM\n")); };
 destination d_agg { file("$T/agg.log" template("\$MSG\n")); };
 filter f_gen { tags("gen"); };
-log { source(s_local); parser { db-parser(file("$DB") inject-mode(pass-through)); }; destination(d_pass); };
+log { source(s_local); parser { db-parser(file("$DB") inject-mode(pass-through)); }; destination(d_pass); destination(d_time); };
 log { source(s_local); parser { db-parser(file("$DB") inject-mode("internal") persist-name("int")); }; destination(d_int_path); };
 log { source(s_int); filter(f_gen); destination(d_int); };
 log { source(s_local); parser { db-parser(file("$DB") inject-mode(aggregate-only) persist-name("agg")); }; destination(d_agg); };
@@ -29,9 +30,9 @@ destination d_lim { file("$T/lim.log" template("\$MSG\n")); };
 log { source(s_local); parser { db-parser(file("$DB") context-limit(2) persist-name("lim")); }; destination(d_lim); };
 CONF
 
-plan 15
+plan 18
 if ! daemon_start "$T/syslog-ng.conf"; then
-  for i in $(seq 1 15); do not_ok "daemon did not start"; done
+  for i in $(seq 1 18); do not_ok "daemon did not start"; done
   exit 1
 fi
 
@@ -44,6 +45,17 @@ check_eq "pass-through: the match action message, then the message" \
 # no further message: only the idle timer can expire the context (timeout 2 s)
 wait_lines "$T/pass.log" 3 10
 check_eq "pass-through: the idle timer fires the timeout action" "T alice 10.0.0.1|gen,.source.s_local,.classifier.session" "$(sed -n 3p "$T/pass.log")"
+
+# as in 3.38, a generated message carries the time of the context's newest
+# message (Jan 1 00:00:00 here; syslog-ng guesses its year), not the time it
+# was made
+wait_lines "$T/time.log" 3 10
+stamp=$(grep ' login alice' "$T/time.log" | cut -d' ' -f1)
+check "the trigger's time is Jan 1 00:00:00 ($stamp)" expr "$stamp" : '....-01-01T00:00:00+00:00$'
+check_eq "match action message (inherit-mode none) has the context's time" \
+  "$stamp M alice" "$(grep ' M alice' "$T/time.log")"
+check_eq "timeout action message (inherit-mode context) has the context's time" \
+  "$stamp T alice 10.0.0.1" "$(grep ' T alice' "$T/time.log")"
 
 wait_lines "$T/int.log" 2 10
 check_eq "internal: synthetic messages go to internal()" "M alice|app;T alice 10.0.0.1|app" \

@@ -105,8 +105,20 @@ host_create(gpointer base)
       log_msg_values_foreach(b, copy_missing, msg);
       log_msg_tags_foreach(b, copy_tag, msg);
       msg->pri = b->pri;
+      /* 3.38 clones the base message, so a generated message carries the
+       * times of the context's newest message, not the time it fired. */
+      for (gint i = 0; i < LM_TS_MAX; i++)
+        msg->timestamps[i] = b->timestamps[i];
     }
   return msg;
+}
+
+/* inherit-mode none: 3.38 still stamps the new message with the newest
+ * context message's time (RECVD stays "now", as there). */
+static void
+host_copy_time(gpointer dst, gpointer src)
+{
+  ((LogMessage *) dst)->timestamps[LM_TS_STAMP] = ((LogMessage *) src)->timestamps[LM_TS_STAMP];
 }
 
 const PdbCorrelationHost pdb_sng_correlation_host =
@@ -116,4 +128,5 @@ const PdbCorrelationHost pdb_sng_correlation_host =
   .unref = host_unref,
   .create = host_create,
   .merge = host_merge,
+  .copy_time = host_copy_time,
 };
