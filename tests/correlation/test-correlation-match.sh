@@ -97,6 +97,36 @@ check "order: context-id names (rid) come before <value> names (step)" \
   test "$(sed -n '/^rid=/p;/^step=/p' "$T/order.out" | head -2 | tr '\n' ' ')" = "rid=1 step=a "
 check "order: then the condition's, the create-context id's, the message values' names" \
   test "$(sed -n '/^cc=/p;/^bb=/p;/^aa=/p' "$T/order.out" | tr '\n' ' ')" = "cc=C bb=B aa=A "
+# A timeout action that seeds a context whose timeout seeds the next: 3.38's
+# pdbtool loops forever at the end of input; we follow 64 links and stop.
+cat >"$T/chain.xml" <<'XML'
+<?xml version='1.0' encoding='UTF-8'?>
+<patterndb version='4' pub_date='2026-12-03'>
+  <ruleset name='chain' id='rs-chain'>
+    <pattern>chain</pattern>
+    <rules>
+      <rule provider='t' id='tick' class='system' context-id='c' context-timeout='5'>
+        <patterns><pattern>tick</pattern></patterns>
+        <actions>
+          <action trigger='timeout'>
+            <create-context context-id='c'>
+              <message inherit-mode='context'><values><value name='MESSAGE'>link</value></values></message>
+            </create-context>
+          </action>
+          <action trigger='timeout'>
+            <message inherit-mode='context'><values><value name='MESSAGE'>expired</value></values></message>
+          </action>
+        </actions>
+      </rule>
+    </rules>
+  </ruleset>
+</patterndb>
+XML
+printf '<13>Jan  1 00:00:00 host chain[1]: tick\n' >"$T/chain.log"
+timeout 30 "$PATTERNDB" match -p "$T/chain.xml" -f "$T/chain.log" -T '${MESSAGE}\n' >"$T/chain.out" 2>"$T/chain.err"
+check_eq "a create-context chain at the end of input stops (exit status 0, no timeout)" 0 "$?"
+check_eq "the chain is followed 64 links (65 contexts expire)" "tick 1, expired 65" \
+  "tick $(grep -c -x tick "$T/chain.out"), expired $(grep -c -x expired "$T/chain.out")"
 check "golden corr has 45 records" test "$(grep -c '^$' "$G")" -eq 45
 
 done_testing

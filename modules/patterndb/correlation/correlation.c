@@ -24,6 +24,8 @@ typedef struct
   PdbDatabase *db;               /* keeps `rule` alive */
   gint64 deadline;
   guint64 seq;
+  guint generation;              /* 0, or 1 + that of the context whose
+                                  * timeout action created this one */
 } Context;
 
 typedef struct
@@ -44,7 +46,17 @@ struct _PdbCorrelation
   gint64 time;
   guint64 seq;
   GPtrArray *pending;      /* synthetic messages to emit once unlocked */
+  guint creating_generation; /* generation of a context created now */
+  gboolean expiring_all;   /* inside pdb_correlation_expire_all() */
 };
+
+/*
+ * A timeout action that creates a context makes a chain: that context's
+ * timeout may create the next. In the daemon time paces the chain; at the
+ * end of `match` input, where everything expires at once, 3.38 loops
+ * forever. We follow a chain this many links and then stop creating.
+ */
+#define PDB_CORRELATION_MAX_CHAIN_AT_END 64
 
 static gint
 compare_timers(gconstpointer a, gconstpointer b, gpointer user_data)
@@ -338,6 +350,8 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   GString *id = g_string_new(NULL);
   Context *ctx;
 
+  if (self->expiring_all && self->creating_generation > PDB_CORRELATION_MAX_CHAIN_AT_END)
+    return;
   gen = generate(self, &action->message, messages, count, trigger_scope);
   if (action->create_context_id_template)
     {
@@ -361,6 +375,7 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
       ctx->db = pdb_database_ref(db);
     }
   ctx->rule = rule;
+  ctx->generation = self->creating_generation;
   set_deadline(self, ctx, rule->context_timeout);
   g_string_free(key, TRUE);
   g_string_free(id, TRUE);
@@ -445,13 +460,16 @@ static void
 expire_context(PdbCorrelation *self, Context *ctx)
 {
   ScopeFields f = { ctx->host, ctx->program, ctx->pid };
+  guint outer_generation = self->creating_generation;
 
   g_tree_remove(self->timers, ctx);
   if (g_hash_table_lookup(self->contexts, ctx->key) == ctx)
     g_hash_table_remove(self->contexts, ctx->key);
+  self->creating_generation = ctx->generation + 1;
   if (ctx->rule)
     run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len,
                 ctx->scope, &f, TRUE);
+  self->creating_generation = outer_generation;
   context_free(self, ctx);
 }
 
@@ -575,8 +593,10 @@ pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gp
   Context *ctx;
 
   g_mutex_lock(&self->lock);
+  self->expiring_all = TRUE;
   while ((ctx = nearest_context(self)))
     expire_context(self, ctx);
+  self->expiring_all = FALSE;
   flush_pending(self, emit, emit_data);
 }
 
