@@ -18,6 +18,7 @@
 #include "tool/filter.h"
 #include "tool/syslog-line.h"
 #include "tool/match-direct.h"
+#include "tool/date-macros.h"
 #include "correlation/correlation.h"
 #include "correlation/nv-message.h"
 
@@ -69,7 +70,130 @@ typedef struct
   PdbCorrelation *corr;   /* contexts and actions (see "correlation" below) */
   GPtrArray *synthetic;   /* of PdbNvMessage*: generated, not printed yet */
   gint64 now;             /* wall clock, caps message timestamps */
+  /* date macros: computed only when a template asks (tmpl_dates: -T does,
+   * the store's macro function is installed when a <value> does) */
+  gboolean tmpl_dates;
+  PdbSlice stamp_text;    /* the current message's header date; unset: none */
+  gboolean have_stamp, have_received;
+  PdbToolTime stamp_time, received_time;
+  GString *date_text;
 } Matcher;
+
+/* ---- date macros ---- */
+
+/* Forgets the times of the previous message; @stamp is the new one's header date. */
+static void
+dates_reset(Matcher *m, PdbSlice stamp)
+{
+  m->stamp_text = stamp;
+  m->have_stamp = FALSE;
+  m->have_received = FALSE;
+}
+
+static const PdbToolTime *
+received_time(Matcher *m)
+{
+  if (!m->have_received)
+    {
+      pdb_tool_time_now(&m->received_time);
+      m->have_received = TRUE;
+    }
+  return &m->received_time;
+}
+
+/* The message's own time: its header date, or when it has none the time it was received. */
+static const PdbToolTime *
+stamp_time(Matcher *m)
+{
+  if (!m->have_stamp)
+    {
+      if (!pdb_tool_time_from_stamp(m->stamp_text, m->now, &m->stamp_time))
+        m->stamp_time = *received_time(m);
+      m->have_stamp = TRUE;
+    }
+  return &m->stamp_time;
+}
+
+/* The text of a date macro, or NULL when @name is none. */
+static const gchar *
+date_lookup(Matcher *m, const gchar *name, gssize *length)
+{
+  PdbToolTimeFamily family;
+  PdbToolDateField field;
+  PdbToolTime now;
+  const PdbToolTime *t;
+
+  if (!pdb_tool_date_macro_parse(name, &family, &field))
+    return NULL;
+  switch (family)
+    {
+    case PDB_TOOL_TIME_STAMP:
+      t = stamp_time(m);
+      break;
+    case PDB_TOOL_TIME_CURRENT:
+      pdb_tool_time_now(&now);
+      t = &now;
+      break;
+    default:
+      t = received_time(m);
+      break;
+    }
+  g_string_truncate(m->date_text, 0);
+  pdb_tool_date_macro_append(field, t, m->date_text);
+  *length = m->date_text->len;
+  return m->date_text->str;
+}
+
+static const gchar *
+store_date_lookup(const gchar *name, gssize *length, gpointer user_data)
+{
+  return date_lookup(user_data, name, length);
+}
+
+/* A probe expansion: TRUE in *user_data when a reference is a date macro. */
+static const gchar *
+probe_dates(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  PdbToolTimeFamily family;
+  PdbToolDateField field;
+
+  (void) context_index;
+  (void) length;
+  if (pdb_tool_date_macro_parse(name, &family, &field))
+    *(gboolean *) user_data = TRUE;
+  return NULL;
+}
+
+static gboolean
+template_uses_dates(const PdbTemplate *tmpl, GString *scratch)
+{
+  gboolean dates = FALSE;
+
+  g_string_truncate(scratch, 0);
+  pdb_template_append(tmpl, probe_dates, &dates, scratch);
+  return dates;
+}
+
+/* TRUE when a rule's <value> reads a date macro. */
+static gboolean
+database_values_use_dates(const PdbDatabase *db, GString *scratch)
+{
+  const GPtrArray *rules = pdb_database_get_rules(db);
+
+  for (guint i = 0; rules && i < rules->len; i++)
+    {
+      const PdbRule *rule = g_ptr_array_index(rules, i);
+
+      for (guint v = 0; rule->values && v < rule->values->len; v++)
+        {
+          const PdbValueDef *def = g_ptr_array_index(rule->values, v);
+
+          if (def->compiled && strchr(def->template_text, '$') && template_uses_dates(def->compiled, scratch))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
 
 /* ---- template lookup: values plus the macros scripts use ---- */
 
@@ -82,6 +206,13 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
    * into nothing and is empty; $(context-length) is then 1 */
   if (context_index != 0)
     return NULL;
+  if (m->tmpl_dates)
+    {
+      const gchar *date = date_lookup(m, name, length);
+
+      if (date)
+        return date;
+    }
   /* the macros below start with M, T, P or S; most names skip them all */
   if (name[0] != 'M' && name[0] != 'T' && name[0] != 'P' && name[0] != 'S')
     return pdb_tool_message_get(m->msg, name, length);
@@ -485,120 +616,19 @@ set_sd_param(const gchar *name, gsize name_length, const gchar *value, gsize val
   pdb_tool_message_set(m->msg, buf, name_length + 7, value, value_length, PDB_VALUE_STRING);
 }
 
-/* Reads up to @n digits at *p; -1 when there are none. */
-static gint
-read_number(const gchar **p, const gchar *end, gint n)
-{
-  gint v = 0, got = 0;
-
-  while (*p < end && got < n && g_ascii_isdigit(**p))
-    {
-      v = v * 10 + (**p - '0');
-      (*p)++;
-      got++;
-    }
-  return got ? v : -1;
-}
-
 /*
- * The time of a syslog line for the correlation clock, in seconds: an
- * ISO 8601 stamp (RFC 5424, or RFC 3164 with one) with its offset, or a
- * BSD `Mmm dd hh:mm:ss` in local time with 3.38's year guess (a December
- * line in January is last year's, a January line in December next year's).
- * @now when the line has no stamp we read.
+ * The time of a line for the correlation clock, in seconds: its header
+ * date (date-macros.c: an ISO 8601 stamp with its offset, or a BSD stamp
+ * in local time with 3.38's year guess), @now when it has none. Kept as
+ * the stamp of the date macros too, so a line's date is read once.
  */
 static gint64
-line_stamp(Matcher *m, const gchar *line, gsize length)
+line_stamp(Matcher *m)
 {
-  static const gchar months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-  const gchar *p = line, *end = line + length;
-  struct tm tm = { 0 };
-
-  if (p < end && *p == '<')
-    {
-      while (p < end && *p != '>')
-        p++;
-      p++;
-    }
-  if (end - p > 2 && p[0] == '1' && p[1] == ' ')
-    p += 2;
-  if (p < end && (*p == '*' || *p == '.'))
-    p++;
-  if (end - p >= 19 && g_ascii_isdigit(p[0]) && p[4] == '-')
-    {
-      gint y = read_number(&p, end, 4), mo, d, h, mi, sec, off = 0;
-
-      p++;
-      mo = read_number(&p, end, 2);
-      p++;
-      d = read_number(&p, end, 2);
-      p++;
-      h = read_number(&p, end, 2);
-      p++;
-      mi = read_number(&p, end, 2);
-      p++;
-      sec = read_number(&p, end, 2);
-      if (y < 0 || mo < 1 || d < 1 || h < 0 || mi < 0 || sec < 0)
-        return m->now;
-      if (p < end && *p == '.')
-        {
-          p++;
-          while (p < end && g_ascii_isdigit(*p))
-            p++;
-        }
-      if (p < end && (*p == '+' || *p == '-'))
-        {
-          gint sign = *p == '-' ? -1 : 1, oh, om;
-
-          p++;
-          oh = read_number(&p, end, 2);
-          if (p < end && *p == ':')
-            p++;
-          om = read_number(&p, end, 2);
-          off = sign * (MAX(oh, 0) * 3600 + MAX(om, 0) * 60);
-        }
-      GDateTime *dt = g_date_time_new_utc(y, mo, d, h, mi, sec);
-      gint64 t;
-
-      if (!dt)
-        return m->now;
-      t = g_date_time_to_unix(dt) - off;
-      g_date_time_unref(dt);
-      return t;
-    }
-  if (end - p >= 15 && p[3] == ' ')
-    {
-      const gchar *hit = g_strstr_len(months, sizeof(months) - 1, (gchar[]) { p[0], p[1], p[2], 0 });
-      time_t now = (time_t) m->now;
-      struct tm now_tm;
-
-      if (!hit || (hit - months) % 3)
-        return m->now;
-      tm.tm_mon = (hit - months) / 3;
-      p += 4;
-      if (*p == ' ')
-        p++;
-      tm.tm_mday = read_number(&p, end, 2);
-      if (p >= end || *p != ' ')
-        return m->now;
-      p++;
-      tm.tm_hour = read_number(&p, end, 2);
-      p++;
-      tm.tm_min = read_number(&p, end, 2);
-      p++;
-      tm.tm_sec = read_number(&p, end, 2);
-      if (tm.tm_mday < 1 || tm.tm_hour < 0 || tm.tm_min < 0 || tm.tm_sec < 0)
-        return m->now;
-      localtime_r(&now, &now_tm);
-      tm.tm_year = now_tm.tm_year;
-      if (tm.tm_mon == 11 && now_tm.tm_mon == 0)
-        tm.tm_year--;
-      else if (tm.tm_mon == 0 && now_tm.tm_mon == 11)
-        tm.tm_year++;
-      tm.tm_isdst = -1;
-      return (gint64) mktime(&tm);
-    }
-  return m->now;
+  if (!pdb_tool_time_from_stamp(m->stamp_text, m->now, &m->stamp_time))
+    return m->now;
+  m->have_stamp = TRUE;
+  return m->stamp_time.sec;
 }
 
 /* The message store numbers names in the order 3.38 meets them while it
@@ -612,6 +642,12 @@ ensure_registered(Matcher *m)
     return;
   pdb_tool_message_register_database(m->msg, m->db);
   m->registered = TRUE;
+  /* the store answers date macros only when a <value> asks for one */
+  GString *probe = g_string_new(NULL);
+
+  if (database_values_use_dates(m->db, probe))
+    pdb_tool_message_set_macro_func(m->msg, store_date_lookup, m);
+  g_string_free(probe, TRUE);
 }
 
 static void
@@ -623,11 +659,12 @@ process_line(Matcher *m, const gchar *line, gsize length)
   if (m->direct && pdb_match_direct_line(m->direct, line, length, m->out))
     return;
   ensure_registered(m);
-  gint64 stamp = m->corr ? line_stamp(m, line, length) : 0;
+  pdb_syslog_line_parse(line, length, &l);
+  dates_reset(m, l.stamp);
+  gint64 stamp = m->corr ? line_stamp(m) : 0;
 
   release_timeouts(m, stamp);
   pdb_tool_message_reset(m->msg);
-  pdb_syslog_line_parse(line, length, &l);
   m->pri = l.pri;
   m->sdata = l.sdata;
   if (l.parse_error)
@@ -838,6 +875,13 @@ pdb_cmd_match(int argc, char **argv)
 
   if (m.tmpl && !m.filter && !opt.json && !opt.explain && !opt.debug_pattern)
     m.direct = pdb_match_direct_new(m.db, m.tmpl, template_text);
+  if (m.tmpl)
+    {
+      GString *probe = g_string_new(NULL);
+
+      m.tmpl_dates = template_uses_dates(m.tmpl, probe);
+      g_string_free(probe, TRUE);
+    }
   m.msg = pdb_tool_message_new();
   if (!m.direct)
     ensure_registered(&m);
@@ -846,6 +890,7 @@ pdb_cmd_match(int argc, char **argv)
   m.scratch = g_string_new(NULL);
   m.scratch2 = g_string_new(NULL);
   m.error_text = g_string_new(NULL);
+  m.date_text = g_string_new(NULL);
   m.sd_name = g_string_new(NULL);
   m.sd_value = g_string_new(NULL);
   g_snprintf(m.pid_text, sizeof(m.pid_text), "%d", (int) getpid());
@@ -880,6 +925,7 @@ pdb_cmd_match(int argc, char **argv)
       const gchar *program = opt.program ? opt.program : "";
 
       ensure_registered(&m);
+      dates_reset(&m, (PdbSlice) { NULL, 0 });
       pdb_tool_message_reset(m.msg);
       pdb_tool_message_set(m.msg, "MESSAGE", -1, opt.message, -1, PDB_VALUE_STRING);
       if (program[0])
@@ -923,6 +969,7 @@ out:
       g_string_free(m.scratch, TRUE);
       g_string_free(m.scratch2, TRUE);
       g_string_free(m.error_text, TRUE);
+      g_string_free(m.date_text, TRUE);
       g_string_free(m.sd_name, TRUE);
       g_string_free(m.sd_value, TRUE);
     }

@@ -79,6 +79,8 @@ struct _PdbToolMessage
    * so a reused transient buffer can never get a wrong handle */
   PointerCache name_cache;
   PointerCache tag_cache;
+  PdbToolMacroFunc macro_func;   /* asked first by ops_get (date macros) */
+  gpointer macro_data;
 };
 
 static void
@@ -579,9 +581,25 @@ pdb_tool_message_has_tag(PdbToolMessage *msg, const gchar *tag)
   return id && g_array_index(msg->tag_stamps, guint32, id - 1) == msg->stamp;
 }
 
+void
+pdb_tool_message_set_macro_func(PdbToolMessage *msg, PdbToolMacroFunc func, gpointer user_data)
+{
+  msg->macro_func = func;
+  msg->macro_data = user_data;
+}
+
 static const gchar *
 ops_get(gpointer msg, const gchar *name, gssize *length)
 {
+  PdbToolMessage *self = msg;
+
+  if (G_UNLIKELY(self->macro_func))
+    {
+      const gchar *value = self->macro_func(name, length, self->macro_data);
+
+      if (value)
+        return value;
+    }
   return pdb_tool_message_get(msg, name, length);
 }
 

@@ -72,6 +72,14 @@ typedef void (*PdbToolTagFunc)(const gchar *tag, gpointer user_data);
 void pdb_tool_message_foreach(PdbToolMessage *msg, PdbToolValueFunc value_func, PdbToolTagFunc tag_func,
                               gpointer user_data);
 
+/*
+ * Macros for the templates of <value>s: pdb_result_apply() reads names
+ * through pdb_tool_message_ops, which asks @func first when one is set
+ * (NULL: not a macro, the stored value is looked up). NULL @func removes it.
+ */
+typedef const gchar *(*PdbToolMacroFunc)(const gchar *name, gssize *length, gpointer user_data);
+void pdb_tool_message_set_macro_func(PdbToolMessage *msg, PdbToolMacroFunc func, gpointer user_data);
+
 /* The adapter handed to pdb_result_apply(). */
 extern const PdbMessageOps pdb_tool_message_ops;
 

@@ -276,6 +276,15 @@ scan_program(const Input *in, gsize pos, PdbSyslogLine *out)
   return pos;
 }
 
+/* The date scanned from @start to @end, without the ':' a scanner may take after it. */
+static PdbSlice
+stamp_slice(const Input *in, gsize start, gsize end)
+{
+  if (end > start && in->s[end - 1] == ':')
+    end--;
+  return slice(in, start, end);
+}
+
 static void
 parse_rfc3164(const Input *in, gsize pos, PdbSyslogLine *out)
 {
@@ -292,6 +301,7 @@ parse_rfc3164(const Input *in, gsize pos, PdbSyslogLine *out)
       if (d[3] == ' ' && (d[4] == ' ' || is_digit(d[4])) && is_digit(d[5]) && d[6] == ' '
           && clock_at(d + 7) && d[15] == ' ' && !is_digit(d[16]))
         {
+          out->stamp = slice(in, pos, pos + 15);
           pos = skip_spaces(in, pos + 15);
           pos = scan_hostname(in, pos, &out->host);
           pos = scan_program(in, pos, out);
@@ -318,6 +328,7 @@ parse_rfc3164(const Input *in, gsize pos, PdbSyslogLine *out)
   q = pos;
   if (scan_bsd_date(in, &q) || scan_iso_date(in, &q, TRUE))
     {
+      out->stamp = stamp_slice(in, pos, q);
       pos = skip_spaces(in, q);
       pos = scan_hostname(in, pos, &out->host);
     }
@@ -409,6 +420,8 @@ parse_rfc5424(const Input *in, gsize pos, PdbSyslogLine *out)
       fail(out, (gssize) pos - 1);
       return;
     }
+  else
+    out->stamp = stamp_slice(in, pos, q);
   pos = q;
   if (pos >= in->len)
     {

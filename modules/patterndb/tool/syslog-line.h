@@ -47,6 +47,8 @@ typedef struct _PdbSyslogLine
   PdbSlice sdata;            /* RFC 5424 structured data, raw ("[a b=\"c\"]...") */
   gint time_quality;         /* RFC 3164 '*' (0) or '.' (1) before the date; -1: none */
   PdbSlice sequence_id;      /* RFC 3164 "123: " before the date */
+  PdbSlice stamp;            /* the header's date as written, without a ':' after it;
+                              * unset when there is none (RFC 5424 "-") */
 } PdbSyslogLine;
 
 /* Parses @line (@length bytes, no line terminator). Always fills @out. */
