@@ -214,17 +214,40 @@ seconds_at_offset(const struct tm *tm, gint32 gmtoff)
  * gap of a DST change (02:30 on the day clocks jump to 03:00) is shown as
  * 02:30 at the new offset, not moved to 03:30.
  */
+/* The offset of the last local minute asked for: log lines come in bursts
+ * of the same minute, and mktime() costs more than the rest of a line.
+ * Zones change their offset on whole minutes, so a minute has one offset
+ * (an hour repeated when clocks go back is resolved once, as mktime does). */
+static _Thread_local struct
+{
+  gboolean valid;
+  gint year, mon, mday, hour, min;
+  gint32 gmtoff;
+} offset_cache;
+
 static gboolean
 from_local(const struct tm *tm, gint32 usec, PdbToolTime *out)
 {
   struct tm copy = *tm;
   time_t t;
 
-  copy.tm_isdst = -1;
-  t = mktime(&copy);
-  if (t == (time_t) -1 && copy.tm_year != 69)
-    return FALSE;
-  out->gmtoff = local_offset((gint64) t);
+  if (!(offset_cache.valid && offset_cache.year == tm->tm_year && offset_cache.mon == tm->tm_mon
+        && offset_cache.mday == tm->tm_mday && offset_cache.hour == tm->tm_hour
+        && offset_cache.min == tm->tm_min))
+    {
+      copy.tm_isdst = -1;
+      t = mktime(&copy);
+      if (t == (time_t) -1 && copy.tm_year != 69)
+        return FALSE;
+      offset_cache.gmtoff = local_offset((gint64) t);
+      offset_cache.year = tm->tm_year;
+      offset_cache.mon = tm->tm_mon;
+      offset_cache.mday = tm->tm_mday;
+      offset_cache.hour = tm->tm_hour;
+      offset_cache.min = tm->tm_min;
+      offset_cache.valid = TRUE;
+    }
+  out->gmtoff = offset_cache.gmtoff;
   out->sec = seconds_at_offset(tm, out->gmtoff);
   out->usec = usec;
   return TRUE;
@@ -321,11 +344,16 @@ from_bsd(Reader *r, gint64 now_sec, PdbToolTime *out)
     {
       /* 3.38's guess: the current year, but a December stamp in January
        * is last year's and a January stamp in December next year's */
+      static _Thread_local gint64 cached_now = G_MININT64;
+      static _Thread_local struct tm now_tm;
       time_t now = (time_t) now_sec;
-      struct tm now_tm;
 
-      if (!localtime_r(&now, &now_tm))
-        return FALSE;
+      if (cached_now != now_sec)
+        {
+          if (!localtime_r(&now, &now_tm))
+            return FALSE;
+          cached_now = now_sec;
+        }
       tm.tm_year = now_tm.tm_year;
       if (tm.tm_mon == 11 && now_tm.tm_mon == 0)
         tm.tm_year--;
