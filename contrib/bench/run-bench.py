@@ -494,12 +494,12 @@ def main():
                 # whole run (bench-quick once printed 10^9 msg/s): such a
                 # run says nothing about the rate, so it is left out (not
                 # clamped, which would bias the ratio either way).
-                work = w - loads[t.name]
-                if work < w / 20:
+                busy = w - loads[t.name]
+                if busy < w / 20:
                     log("bench: %s on %s: load %.3f s of %.3f s wall; run left out"
                         % (t.name, name, loads[t.name], w))
                     continue
-                rate = n / max(work, 1e-4)
+                rate = n / max(busy, 1e-4)
                 rates[t.name].append(rate)
                 rss[t.name] = max(rss.get(t.name, 0), r)
                 outs[t.name] = o
