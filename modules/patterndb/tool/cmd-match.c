@@ -710,11 +710,16 @@ process_line(Matcher *m, const gchar *line, gsize length)
 /*
  * Reads @fd to the end and hands every line to process_line(). Lines end
  * at '\n' or NUL (as pdbtool's reader); a '\r' before the '\n' is dropped.
+ * NULs are rare, so each chunk is searched for one once (`next_nul`: the
+ * offset of the first NUL at or after the scan position, NO_NUL when
+ * buf[scan, end) has none) instead of every line twice.
  */
+#define NO_NUL G_MAXSIZE
+
 static gboolean
 process_stream(Matcher *m, int fd, const gchar *name)
 {
-  gsize cap = READ_CHUNK, start = 0, end = 0;
+  gsize cap = READ_CHUNK, start = 0, end = 0, next_nul = NO_NUL;
   gchar *buf = g_malloc(cap);
   gboolean ok = TRUE;
 
@@ -728,6 +733,8 @@ process_stream(Matcher *m, int fd, const gchar *name)
             {
               memmove(buf, buf + start, end - start);
               end -= start;
+              if (next_nul != NO_NUL)
+                next_nul -= start;
               start = 0;
             }
           else
@@ -749,11 +756,16 @@ process_stream(Matcher *m, int fd, const gchar *name)
         break;
       gsize scan = end;
       end += n;
+      if (next_nul == NO_NUL)
+        {
+          const gchar *nul = memchr(buf + scan, '\0', end - scan);
+          next_nul = nul ? (gsize) (nul - buf) : NO_NUL;
+        }
       for (;;)
         {
           const gchar *nl = memchr(buf + scan, '\n', end - scan);
-          const gchar *nul = memchr(buf + scan, '\0', (nl ? (gsize) (nl - buf) : end) - scan);
-          const gchar *stop = nul ? nul : nl;
+          gsize line_end = nl ? (gsize) (nl - buf) : end;
+          const gchar *stop = next_nul < line_end ? buf + next_nul : nl;
           gsize len;
 
           if (!stop || (gsize) (stop - (buf + start)) >= MAX_MESSAGE_BYTES)
@@ -772,6 +784,11 @@ process_stream(Matcher *m, int fd, const gchar *name)
           process_line(m, buf + start, len);
           pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
           start = scan = stop - buf + 1;
+          if ((gsize) (stop - buf) == next_nul)
+            {
+              const gchar *nul = memchr(buf + scan, '\0', end - scan);
+              next_nul = nul ? (gsize) (nul - buf) : NO_NUL;
+            }
         }
       if (start == end)
         start = end = 0;

@@ -16,6 +16,9 @@
 #include "tool/syslog-line.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 typedef struct
 {
@@ -44,10 +47,30 @@ is_digit(guchar c)
   return (guint) (c - '0') < 10u;
 }
 
-/* The first byte at or after @pos whose class has @mask, or in->len. */
+/* The first byte at or after @pos whose class has @mask, or in->len.
+ * Program names and pids are ten or so bytes and a message follows them,
+ * so with SSE2 (every x86-64) sixteen bytes are compared at a time while
+ * sixteen remain: one step finds the end of most names. The class table
+ * does the rest (and all of it elsewhere). */
 static inline gsize
 find_class(const Input *in, gsize pos, guint8 mask)
 {
+#ifdef __SSE2__
+  const __m128i blank = _mm_set1_epi8(' '), colon = _mm_set1_epi8(':');
+  const __m128i third = _mm_set1_epi8(mask == ENDS_PROGRAM ? '[' : ']');
+
+  while (pos + 16 <= in->len)
+    {
+      __m128i chunk = _mm_loadu_si128((const __m128i *) (in->s + pos));
+      __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, blank), _mm_cmpeq_epi8(chunk, colon)),
+                                 _mm_cmpeq_epi8(chunk, third));
+      guint bits = (guint) _mm_movemask_epi8(hit);
+
+      if (bits)
+        return pos + (gsize) __builtin_ctz(bits);
+      pos += 16;
+    }
+#endif
   while (pos < in->len && !(byte_class[in->s[pos]] & mask))
     pos++;
   return pos;
