@@ -21,11 +21,16 @@ Workloads:
          parser that fits every value seen for it), repeated to --lines
   synth  --rules synthetic rules over tens of programs and a stream of
          --lines lines: 90% generated from a rule, the rest near misses,
-         unknown programs and random words
+         unknown programs and random words; the rule of a line is drawn
+         uniformly (every line likely a different rule: the worst case for
+         caches), or with --zipf S from a Zipf law (rule of rank k with
+         weight 1/k^S over a fixed random ranking, as real logs where a
+         few messages make most of the traffic)
 Python standard library only.
 """
 
 import argparse
+import bisect
 import csv
 import json
 import os
@@ -441,21 +446,37 @@ class Synth:
         return self.message(toks[:i] + [("lit", bad)] + toks[i + 1:])
 
 
+def rule_picker(rnd, nrules, zipf, seed):
+    """A function returning a rule index: uniform, or Zipf with exponent @zipf
+    (the ranking comes from its own generator, so the uniform stream is the
+    same as before this option existed)."""
+    if zipf <= 0:
+        return lambda: rnd.randrange(nrules)
+    rank = list(range(nrules))
+    random.Random(seed + 2).shuffle(rank)
+    cum, total = [], 0.0
+    for k in range(nrules):
+        total += 1.0 / (k + 1) ** zipf
+        cum.append(total)
+    return lambda: rank[min(bisect.bisect_left(cum, rnd.random() * total), nrules - 1)]
+
+
 def gen_synth(args):
     s = Synth(args.seed, args.rules)
     rnd = random.Random(args.seed + 1)
     lines, expected = [], []
     nrules = len(s.rules)
+    pick = rule_picker(rnd, nrules, args.zipf, args.seed)
     for n in range(args.lines):
         x = rnd.random()
         host = "host%d" % (n % 31)
         pid = 100 + (n * 7919) % 30000
         if x < 0.90:
-            prog, rid, toks = s.rules[rnd.randrange(nrules)]
+            prog, rid, toks = s.rules[pick()]
             msg = s.message(toks)
             expected.append(rid)
         elif x < 0.95:
-            prog, rid, toks = s.rules[rnd.randrange(nrules)]
+            prog, rid, toks = s.rules[pick()]
             msg = s.near_miss(toks)
             expected.append("")
         elif x < 0.98:
@@ -468,7 +489,7 @@ def gen_synth(args):
             expected.append("")
         lines.append(syslog_line(n, host, prog, pid, msg))
     write_outputs(args.out, s.rules, lines, expected,
-                  dict(workload="synth", seed=args.seed))
+                  dict(workload="synth", seed=args.seed, zipf=args.zipf))
 
 
 def main():
@@ -483,6 +504,7 @@ def main():
     s.add_argument("--rules", type=int, required=True)
     s.add_argument("--lines", type=int, default=1000000)
     s.add_argument("--seed", type=int, default=6)
+    s.add_argument("--zipf", type=float, default=0.0, help="Zipf exponent of the rule choice (0: uniform)")
     s.add_argument("--out", required=True)
     args = ap.parse_args()
     if args.cmd == "real":

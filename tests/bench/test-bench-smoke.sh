@@ -64,6 +64,20 @@ for f in patterndb.xml input.log expected.txt rules.rulebase rules.pcre; do
   check "synth-100: $f is the same on a second run (fixed seeds)" cmp -s "$TEST_TMPDIR/s100/$f" "$TEST_TMPDIR/again/$f"
 done
 
+# --zipf: same database, a skewed stream. With 1,000 rules a uniform choice
+# gives the busiest rule about 0.3% of the matching lines; Zipf with
+# exponent 1 about 13%.
+python3 "$gen" synth --rules 1000 --lines 3000 --zipf 1 --out "$TEST_TMPDIR/z1000" \
+  && ok "synth-1000 --zipf 1: generator runs" || not_ok "synth-1000 --zipf 1: generator runs"
+check "synth-1000 --zipf 1: same database as the uniform stream" \
+  cmp -s "$TEST_TMPDIR/s1000/patterndb.xml" "$TEST_TMPDIR/z1000/patterndb.xml"
+check_workload "synth-1000-zipf" "$TEST_TMPDIR/z1000"
+top_uniform=$(grep -v '^$' "$TEST_TMPDIR/s1000/expected.txt" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
+top_zipf=$(grep -v '^$' "$TEST_TMPDIR/z1000/expected.txt" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
+diag "busiest rule: $top_uniform lines uniform, $top_zipf lines Zipf (of about 2,700 matching)"
+check "synth-1000 --zipf 1: busiest rule has at least 5% of the lines ($top_zipf)" test "$top_zipf" -ge 135
+check "synth-1000 uniform: busiest rule has under 1% of the lines ($top_uniform)" test "$top_uniform" -lt 27
+
 # lognormalizer reads the converted rulebase the same way (when it is installed).
 if command -v lognormalizer >/dev/null 2>&1; then
   lognormalizer -r "$TEST_TMPDIR/s1000/rules.rulebase" -e json -T <"$TEST_TMPDIR/s1000/input.log" 2>/dev/null |
