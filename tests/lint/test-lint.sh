@@ -95,4 +95,14 @@ else
   not_ok "contrib/patterns: no errors"; diag "$(grep ': error:' "$TEST_TMPDIR/library" | head -20)"
 fi
 
+# The README's example: a site's 00-local.xml dropped into a copy of the
+# library (loaded first) collides with it; the findings other than the
+# library's deliberate prefix-only warnings are the README's lines.
+mkdir -p "$TEST_TMPDIR/site/patterndb.d"
+cp "$top_srcdir"/contrib/patterns/*.xml "$TEST_TMPDIR/site/patterndb.d/"
+cp data/site-00-local.xml "$TEST_TMPDIR/site/patterndb.d/00-local.xml"
+(cd "$TEST_TMPDIR/site" && "$PDB" lint -p patterndb.d; echo "exit $?" >../site-rc) | grep -v prefix-only >"$TEST_TMPDIR/site.out"
+check_eq "README site example: exit status" "exit 2" "$(cat "$TEST_TMPDIR/site-rc")"
+golden site-00-local.txt "$TEST_TMPDIR/site.out"
+
 done_testing
