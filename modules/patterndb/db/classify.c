@@ -48,6 +48,8 @@ static inline void
 match_reset(PdbMatch *match)
 {
   match->value = NULL;
+  match->label = NULL;
+  match->label_length = 0;
   match->complete = FALSE;
   match->matched_length = 0;
   match->n_captures = 0;

@@ -253,6 +253,19 @@ pdb_rule_free(PdbRule *rule)
   g_free(rule);
 }
 
+/* A rule's id is the label of its patterns in the message tree (radix.h):
+ * the direct `match` path prints it without reading the rule. */
+static const gchar *
+rule_label(gpointer value, gsize *length)
+{
+  const PdbRule *rule = value;
+
+  if (!rule->id)
+    return NULL;
+  *length = strlen(rule->id);
+  return rule->id;
+}
+
 PdbRuleset *
 pdb_ruleset_new(void)
 {
@@ -261,6 +274,7 @@ pdb_ruleset_new(void)
   ruleset->program_patterns = g_ptr_array_new_with_free_func(g_free);
   ruleset->rules = g_ptr_array_new();
   ruleset->messages = pdb_radix_new();
+  pdb_radix_set_label_func(ruleset->messages, rule_label);
   ruleset->urls = g_ptr_array_new_with_free_func(g_free);
   return ruleset;
 }

@@ -103,6 +103,17 @@ pdb_radix_release_build(PdbRadix *self)
 }
 
 void
+pdb_radix_set_label_func(PdbRadix *self, PdbRadixLabelFunc func)
+{
+  if (self->frozen)
+    {
+      g_critical("pdb_radix_set_label_func() on a frozen tree");
+      return;
+    }
+  self->label_func = func;
+}
+
+void
 pdb_radix_set_capture_prefix(PdbRadix *self, const gchar *prefix)
 {
   g_free(self->capture_prefix);

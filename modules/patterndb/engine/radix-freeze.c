@@ -21,9 +21,23 @@ typedef struct _Freezer
   guint32 n_parser_nodes;  /* written so far */
 } Freezer;
 
-static gsize
-_record_size(const PdbBuildNode *b)
+/* The label stored with @b's value (radix.h), or NULL. */
+static const gchar *
+_label(const PdbRadix *r, const PdbBuildNode *b, gsize *length)
 {
+  const gchar *label;
+
+  if (!b->has_value || !r->label_func)
+    return NULL;
+  label = r->label_func(b->value, length);
+  return label && *length <= PDB_RADIX_MAX_LABEL ? label : NULL;
+}
+
+static gsize
+_record_size(const PdbRadix *r, const PdbBuildNode *b)
+{
+  gsize label_length = 0;
+
   /* parser nodes have no key; records start at multiples of 4, so the
    * padding before the child offsets is computed from the record start */
   gsize size = sizeof(PdbFrozenNode) + b->key_length + b->n_children;
@@ -31,6 +45,7 @@ _record_size(const PdbBuildNode *b)
   size = (size + 3) & ~(gsize) 3;
   size += sizeof(guint32) * ((gsize) b->n_children + 2 * (gsize) b->n_pchildren);
   size += b->has_value ? sizeof(gpointer) : 0;
+  size += _label(r, b, &label_length) ? 1 + label_length : 0;
   return (size + 3) & ~(gsize) 3;
 }
 
@@ -50,7 +65,9 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
 {
   PdbRadix *r = f->radix;
   PdbFrozenNode *n = (PdbFrozenNode *) (r->blob + offset);
-  gsize size = _record_size(b);
+  gsize size = _record_size(r, b);
+  gsize label_length = 0;
+  const gchar *label = _label(r, b, &label_length);
 
   memset(n, 0, size);
   n->n_literal = b->n_children;
@@ -63,6 +80,14 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
       n->flags |= PDB_NODE_HAS_VALUE;
       memcpy((guchar *) (pdb_frozen_child_parsers(n) + n->n_parser), &b->value, sizeof(gpointer));
       r->n_values++;
+      if (label)
+        {
+          guchar *dest = (guchar *) pdb_frozen_label(n);
+
+          n->flags |= PDB_NODE_HAS_LABEL;
+          dest[0] = (guchar) label_length;
+          memcpy(dest + 1, label, label_length);
+        }
     }
   if (location)
     {
@@ -148,7 +173,7 @@ _measure(PdbRadix *r)
     {
       PdbBuildNode *b = stack[--depth];
 
-      r->blob_size += _record_size(b);
+      r->blob_size += _record_size(r, b);
       r->n_nodes++;
       r->n_parser_nodes += b->parser != NULL;
       if (depth + b->n_children + b->n_pchildren > capacity)

@@ -30,6 +30,7 @@ typedef struct _Lookup
   /* the first partial (prefix) candidate in search order */
   gboolean have_partial;
   gpointer partial_value;
+  const PdbFrozenNode *partial_node;
   gsize partial_length;
   guint n_partial;
   guint partial_capacity;
@@ -86,6 +87,7 @@ _save_partial(Lookup *l, const PdbFrozenNode *n, gsize pos)
 
   l->have_partial = TRUE;
   l->partial_value = pdb_frozen_value(n);
+  l->partial_node = n;
   l->partial_length = pos;
   _captures_reserve(&l->partial_captures, &l->partial_capacity, l->partial_inline, m->n_captures);
   memcpy(l->partial_captures, m->captures, sizeof(PdbCapture) * m->n_captures);
@@ -94,6 +96,20 @@ _save_partial(Lookup *l, const PdbFrozenNode *n, gsize pos)
     {
       g_array_set_size(l->partial_path, 0);
       g_array_append_vals(l->partial_path, l->path->data, l->path->len);
+    }
+}
+
+/* The result's value and label from the node that has them. */
+static inline void
+_set_value(PdbMatch *m, const PdbFrozenNode *n)
+{
+  m->value = pdb_frozen_value(n);
+  if (n->flags & PDB_NODE_HAS_LABEL)
+    {
+      const guchar *label = pdb_frozen_label(n);
+
+      m->label = (const gchar *) label + 1;
+      m->label_length = label[0];
     }
 }
 
@@ -317,7 +333,7 @@ again:
         {
           if (!l->each)
             {
-              l->match->value = pdb_frozen_value(n);
+              _set_value(l->match, n);
               l->match->complete = TRUE;
               l->match->matched_length = pos;
               return TRUE;
@@ -439,6 +455,8 @@ _lookup_init(Lookup *l, const PdbRadix *r, const gchar *input, gsize length, Pdb
   l->path = l->partial_path = NULL;
 
   match->value = NULL;
+  match->label = NULL;
+  match->label_length = 0;
   match->complete = FALSE;
   match->matched_length = 0;
   match->n_captures = 0;
@@ -462,7 +480,7 @@ _run(Lookup *l)
   m->steps = l->steps;
   if (!found && l->have_partial)
     {
-      m->value = l->partial_value;
+      _set_value(m, l->partial_node);
       m->complete = FALSE;
       m->matched_length = l->partial_length;
       _captures_reserve(&m->captures, &m->capacity, m->inline_captures, l->n_partial);

@@ -54,6 +54,8 @@
  *   |   parser children (insertion order)     u32 x (n_literal + n_parser)
  *   | parser index of each parser child       u32 x n_parser       |
  *   | value, if flags has PDB_NODE_HAS_VALUE  pointer (unaligned)  |
+ *   | label, if flags has PDB_NODE_HAS_LABEL  u8 length + bytes    |
+ *   | padding to 4                                                 |
  *   +--------------------------------------------------------------+
  *
  * So a visit reads one record: the key compare starts right after the
@@ -68,7 +70,9 @@
  * for `dump`) is in `parser_nodes[info]`; `any_value` (a node with a value
  * in the subtree, for explaining non-matches) is only read when tracing.
  * Nothing is allocated, copied or locked per lookup (captures are offsets
- * into the caller's buffer).
+ * into the caller's buffer). The label (a rule's id, given by the
+ * tree's label function at freeze) sits right after the value, in the
+ * record the walk has just read, so printing it costs no further miss.
  *
  * The build-time tree lives in a bump arena (radix-arena.c) that is
  * dropped in one go after the freeze; keys are cut from it once and shared
@@ -218,6 +222,7 @@ G_STATIC_ASSERT(sizeof(PdbFrozenNode) == 20);
 
 #define PDB_NODE_HAS_VALUE 0x1
 #define PDB_NODE_KEY_HAS_LF 0x2   /* key contains '\n': use the CRLF-aware compare */
+#define PDB_NODE_HAS_LABEL 0x4    /* the value is followed by its label (u8 length, bytes) */
 
 /* A distinct compiled parser (equal references share one entry), with the
  * bytes an input it accepts can start with. */
@@ -253,6 +258,7 @@ struct _PdbRadix
   guint32 n_parsers;
   PdbParserNode *parser_nodes;
   guint32 n_parser_nodes;
+  PdbRadixLabelFunc label_func;    /* labels stored next to values at freeze, or NULL */
 };
 
 static inline const PdbFrozenNode *
@@ -302,6 +308,13 @@ pdb_frozen_value(const PdbFrozenNode *n)
 
   memcpy(&v, pdb_frozen_child_parsers(n) + n->n_parser, sizeof(v));
   return v;
+}
+
+/* Only for nodes with PDB_NODE_HAS_LABEL: the label's length byte, then its bytes. */
+static inline const guchar *
+pdb_frozen_label(const PdbFrozenNode *n)
+{
+  return (const guchar *) (pdb_frozen_child_parsers(n) + n->n_parser) + sizeof(gpointer);
 }
 
 /* The parser of a parser node, NULL for a literal node. */

@@ -55,6 +55,9 @@ typedef struct _PdbCapture
 typedef struct _PdbMatch
 {
   gpointer value;          /* the matched pattern's value, NULL if no match */
+  const gchar *label;      /* the value's label (pdb_radix_set_label_func()), inline in the
+                            * tree, not NUL-terminated; NULL if none */
+  guint32 label_length;
   gboolean complete;       /* TRUE: the whole input was consumed; FALSE: prefix match */
   guint32 matched_length;  /* how much of the input the pattern covered */
   guint n_captures;
@@ -86,6 +89,18 @@ GQuark pdb_radix_error_quark(void);
 
 PdbRadix *pdb_radix_new(void);
 void pdb_radix_free(PdbRadix *radix);
+
+/*
+ * Labels: short byte strings stored inside the frozen tree next to each
+ * value (a rule's id), so that a caller that only prints the label never
+ * touches the value itself (one cache miss less per lookup on big trees).
+ * pdb_radix_freeze() calls @func once per value; a label longer than
+ * PDB_RADIX_MAX_LABEL bytes, or a NULL answer, stores none (match->label is
+ * then NULL and the caller reads the value). Set before freezing.
+ */
+#define PDB_RADIX_MAX_LABEL 255
+typedef const gchar *(*PdbRadixLabelFunc)(gpointer value, gsize *length);
+void pdb_radix_set_label_func(PdbRadix *radix, PdbRadixLabelFunc func);
 
 /* Every capture name inserted afterwards gets this prefix (db-parser prefix()). */
 void pdb_radix_set_capture_prefix(PdbRadix *radix, const gchar *prefix);

@@ -48,6 +48,7 @@ struct _PdbMatchDirect
   gchar *plan_text;        /* NULL: no plan, the template is evaluated */
   Piece pieces[PLAN_MAX_PIECES];
   guint n_pieces;
+  gboolean plan_needs_class; /* else the rule itself is never read: its id is the match's label */
 };
 
 static gboolean
@@ -105,6 +106,7 @@ plan_parse(PdbMatchDirect *self, const gchar *text)
   const gchar *p = text;
 
   self->n_pieces = 0;
+  self->plan_needs_class = FALSE;
   while (*p)
     {
       Piece piece = { PIECE_LITERAL, p, 0 };
@@ -122,6 +124,8 @@ plan_parse(PdbMatchDirect *self, const gchar *text)
           if (*p == '@')   /* ${name}@N reads the correlation context */
             return FALSE;
           piece.kind = refs[i].kind;
+          if (piece.kind == PIECE_CLASS)
+            self->plan_needs_class = TRUE;
         }
       else
         {
@@ -149,9 +153,11 @@ append_fast(GString *out, const gchar *text, gsize length)
     g_string_append_len(out, text, length);
 }
 
-/* The plan's expansion for the values a result gives (NULL: unset). */
+/* The plan's expansion for the values a result gives (NULL: unset;
+ * @rule_id_length bytes of @rule_id). */
 static void
-plan_expand(const PdbMatchDirect *self, const gchar *rule_id, const gchar *class_name, GString *out)
+plan_expand(const PdbMatchDirect *self, const gchar *rule_id, gsize rule_id_length,
+            const gchar *class_name, GString *out)
 {
   for (guint i = 0; i < self->n_pieces; i++)
     {
@@ -161,10 +167,13 @@ plan_expand(const PdbMatchDirect *self, const gchar *rule_id, const gchar *class
         append_fast(out, piece->text, piece->length);
       else
         {
-          const gchar *value = piece->kind == PIECE_RULE_ID ? rule_id : class_name;
-
-          if (value)
-            append_fast(out, value, strlen(value));
+          if (piece->kind == PIECE_RULE_ID)
+            {
+              if (rule_id)
+                append_fast(out, rule_id, rule_id_length);
+            }
+          else if (class_name)
+            append_fast(out, class_name, strlen(class_name));
         }
     }
 }
@@ -209,7 +218,8 @@ plan_make(PdbMatchDirect *self, const gchar *text)
       g_string_truncate(want, 0);
       g_string_truncate(got, 0);
       pdb_template_append(self->tmpl, probe_values_lookup, (gpointer) &probes[i], want);
-      plan_expand(self, probes[i].rule_id, probes[i].class_name, got);
+      plan_expand(self, probes[i].rule_id, probes[i].rule_id ? strlen(probes[i].rule_id) : 0,
+                  probes[i].class_name, got);
       same = g_string_equal(want, got);
     }
   if (!same)
@@ -297,10 +307,26 @@ pdb_match_direct_line(PdbMatchDirect *self, const gchar *line, gsize length, GSt
   if (self->plan_text)
     {
       const PdbResult *r = &self->result;
+      const PdbMatch *m = &r->message_match;
+      const gchar *rule_id = NULL, *class_name = NULL;
+      gsize rule_id_length = 0;
 
-      plan_expand(self, r->kind == PDB_RESULT_MATCH ? r->rule->id : NULL,
-                  r->kind == PDB_RESULT_MATCH ? r->rule->class_name
-                  : r->kind == PDB_RESULT_UNKNOWN ? "unknown" : NULL, out);
+      if (r->kind == PDB_RESULT_MATCH)
+        {
+          /* the label is the rule's id, in the tree record the lookup ended on */
+          if (m->label)
+            {
+              rule_id = m->label;
+              rule_id_length = m->label_length;
+            }
+          else if ((rule_id = r->rule->id))
+            rule_id_length = strlen(rule_id);
+          if (self->plan_needs_class)
+            class_name = r->rule->class_name;
+        }
+      else if (r->kind == PDB_RESULT_UNKNOWN)
+        class_name = "unknown";
+      plan_expand(self, rule_id, rule_id_length, class_name, out);
     }
   else
     pdb_template_append(self->tmpl, result_lookup, &self->result, out);
