@@ -60,6 +60,79 @@ match_reset(PdbMatch *match)
     }
 }
 
+/*
+ * The program lookup, through a small per-thread cache: a log stream
+ * names a few dozen programs again and again, and the program tree's
+ * answer depends only on the name's bytes. A slot holds a result without
+ * captures (the common literal program patterns), keyed by the tree's
+ * serial (pdb_radix_get_serial(): a reloaded tree never hits an old slot)
+ * and the name (at most PROGRAM_CACHE_KEY bytes); anything else is looked
+ * up every time.
+ */
+#define PROGRAM_CACHE_SLOTS 256
+#define PROGRAM_CACHE_KEY 32
+
+typedef struct
+{
+  guint32 serial;          /* 0: empty */
+  guint32 length;
+  gboolean found;
+  gboolean complete;
+  guint32 matched_length;
+  gpointer value;
+  gchar name[PROGRAM_CACHE_KEY];
+} ProgramSlot;
+
+static _Thread_local ProgramSlot program_cache[PROGRAM_CACHE_SLOTS];
+
+static inline guint
+program_slot(const gchar *name, gsize length)
+{
+  guint64 head = 0;
+  guint64 tail = 0;
+
+  memcpy(&head, name, MIN(length, 8));
+  if (length > 8)
+    memcpy(&tail, name + length - MIN(length - 8, 8), MIN(length - 8, 8));
+  head = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ length) * 0x9E3779B97F4A7C15ull;
+  return (guint) (head >> 56);   /* 8 bits: PROGRAM_CACHE_SLOTS */
+}
+
+G_STATIC_ASSERT(PROGRAM_CACHE_SLOTS == 256);
+
+static gboolean
+program_lookup(const PdbRadix *programs, const gchar *name, gsize length, PdbMatch *match)
+{
+  guint32 serial = pdb_radix_get_serial(programs);
+  ProgramSlot *slot;
+  gboolean found;
+
+  if (length > PROGRAM_CACHE_KEY || serial == 0)
+    return pdb_radix_lookup(programs, name, length, match);
+  slot = &program_cache[program_slot(name, length)];
+  if (slot->serial == serial && slot->length == length && memcmp(slot->name, name, length) == 0)
+    {
+      match->value = slot->value;
+      match->complete = slot->complete;
+      match->matched_length = slot->matched_length;
+      return slot->found;
+    }
+  found = pdb_radix_lookup(programs, name, length, match);
+  if (match->n_captures == 0)
+    {
+      slot->serial = serial;
+      slot->length = length;
+      slot->found = found;
+      slot->complete = match->complete;
+      slot->matched_length = match->matched_length;
+      slot->value = match->value;
+      memcpy(slot->name, name, length);
+    }
+  else
+    slot->serial = 0;
+  return found;
+}
+
 void
 pdb_database_classify(const PdbDatabase *db,
                       const gchar *program, gsize program_length,
@@ -71,11 +144,11 @@ pdb_database_classify(const PdbDatabase *db,
   result->kind = PDB_RESULT_NONE;
   result->rule = NULL;
   result->ruleset = NULL;
-  match_reset(&result->program_match);
   match_reset(&result->message_match);
 
-  if (db->programs && pdb_radix_lookup(db->programs, program ? program : "", program_length,
-                                       &result->program_match))
+  match_reset(&result->program_match);
+  if (db->programs && program_lookup(db->programs, program ? program : "", program_length,
+                                     &result->program_match))
     ruleset = result->program_match.value;
   else
     {

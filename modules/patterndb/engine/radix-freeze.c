@@ -233,6 +233,25 @@ _take_parsers(PdbRadix *r)
     }
 }
 
+/* 1, 2, ...: never 0, not repeated within 2^32 freezes. */
+static guint32
+_next_serial(void)
+{
+  static gint counter;
+  guint32 serial;
+
+  do
+    serial = (guint32) g_atomic_int_add(&counter, 1) + 1;
+  while (serial == 0);
+  return serial;
+}
+
+guint32
+pdb_radix_get_serial(const PdbRadix *radix)
+{
+  return radix->serial;
+}
+
 void
 pdb_radix_freeze(PdbRadix *r)
 {
@@ -251,6 +270,7 @@ pdb_radix_freeze(PdbRadix *r)
   g_free(order);
 
   pdb_radix_release_build(r);
+  r->serial = _next_serial();
   r->frozen = TRUE;
 }
 

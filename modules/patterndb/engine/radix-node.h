@@ -259,6 +259,7 @@ struct _PdbRadix
   PdbParserNode *parser_nodes;
   guint32 n_parser_nodes;
   PdbRadixLabelFunc label_func;    /* labels stored next to values at freeze, or NULL */
+  guint32 serial;          /* pdb_radix_get_serial() */
 };
 
 static inline const PdbFrozenNode *

@@ -180,6 +180,11 @@ typedef void (*PdbRadixDescribeFunc)(gpointer value, GString *out, gpointer user
 void pdb_radix_dump(const PdbRadix *radix, GString *out,
                     PdbRadixDescribeFunc describe_value, gpointer user_data);
 
+/* A number given to the tree when it is frozen, never 0 and never given to
+ * another tree of the process (for callers that cache lookup results: a
+ * reloaded tree at the same address has a new serial). 0 before freezing. */
+guint32 pdb_radix_get_serial(const PdbRadix *radix);
+
 /* Statistics for benchmarks and `patterndb dump --stats`. */
 typedef struct _PdbRadixStats
 {
