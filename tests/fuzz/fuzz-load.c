@@ -5,10 +5,14 @@
  * first), so every input is written to one private temporary file that is
  * truncated and rewritten per input, then loaded. A database that loads is
  * classified against a few fixed messages and released; a failed load must
- * set an error. Invariant checked: load returns a database xor an error,
- * and nothing crashes or leaks either way.
+ * set an error. Invariants checked: load returns a database xor an error,
+ * nothing crashes or leaks either way, and the loader's two XML front ends
+ * (the fast scanner and libxml2, PATTERNDB_XML) give the same database or
+ * the same error and warnings (tests/unit/db-canon.h); a difference aborts
+ * after printing both.
  */
 #include "db/database.h"
+#include "../unit/db-canon.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +61,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   if (ftruncate(fuzz_fd, 0) != 0 || pwrite(fuzz_fd, data, size, 0) != (ssize_t) size)
     abort();
+
+  gchar *fast = canon_load(fuzz_path, NULL);
+  gchar *reference = canon_load(fuzz_path, "libxml2");
+  if (strcmp(fast, reference) != 0)
+    {
+      fprintf(stderr, "fuzz-load: the fast XML scanner and libxml2 differ\n"
+              "--- fast:\n%s\n--- libxml2:\n%s\n", fast, reference);
+      abort();
+    }
+  g_free(fast);
+  g_free(reference);
 
   PdbLoadOptions options = { 0 };
   options.warning = fuzz_quiet;

@@ -28,6 +28,7 @@
 #define _GNU_SOURCE   /* memrchr() */
 #include "db/database-private.h"
 #include "db/template.h"
+#include "db/xml-scan.h"
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -37,6 +38,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #define PDB_LOADER_MAX_FILE_SIZE (256 * 1024 * 1024)
@@ -233,7 +235,8 @@ typedef struct _PdbLoader
   PdbDatabase *db;
   const PdbLoadOptions *options;
   const gchar *file;        /* owned by db->files */
-  xmlParserCtxtPtr ctxt;
+  xmlParserCtxtPtr ctxt;     /* libxml2 front end only: where its positions come from */
+  PdbLocation here;         /* the front end's position, set before each event */
   GError *error;            /* the first error; parsing stops there */
 
   StackEntry *stack;        /* the open elements, stack[0] the document */
@@ -261,8 +264,17 @@ typedef struct _PdbLoader
 
 /* ---- positions and errors ---------------------------------------------- */
 
+/* The position the front end reported with the current event (libxml2's
+ * parser position, or the scanner's equivalent). */
 static PdbLocation
 loader_location(PdbLoader *self)
+{
+  return self->here;
+}
+
+/* libxml2's parser position. */
+static PdbLocation
+xml_location(PdbLoader *self)
 {
   PdbLocation location = { self->file, 0, 0 };
 
@@ -282,9 +294,9 @@ loader_location(PdbLoader *self)
  * not reach back that far.
  */
 static PdbLocation
-loader_element_location(PdbLoader *self)
+xml_element_location(PdbLoader *self)
 {
-  PdbLocation location = loader_location(self);
+  PdbLocation location = xml_location(self);
 
   if (!self->ctxt || !self->ctxt->input || !self->ctxt->input->cur || !self->ctxt->input->base)
     return location;
@@ -1031,21 +1043,25 @@ fail_unknown_element(PdbLoader *self, LoaderState parent, const gchar *element)
   g_string_free(expected, TRUE);
 }
 
+/* ---- events (both front ends) ----------------------------------------- */
+
+/*
+ * An element starts: @start is its '<' (as the libxml2 path computes it),
+ * @tag_end the start tag's '>' (or the '/' of "/>"); @attrs as SAX2's.
+ */
 static void
-on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefix,
-                 const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
-                 int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+loader_start_element(PdbLoader *self, const gchar *element, const Attributes *attributes,
+                     const PdbLocation *start, const PdbLocation *tag_end)
 {
-  PdbLoader *self = user_data;
-  const gchar *element = (const gchar *) localname;
   LoaderState parent = top_state(self);
   LoaderState child = ST_DOCUMENT;
   gboolean found = FALSE;
-  Attributes attrs = { nb_attributes, attributes };
+  Attributes attrs = *attributes;
 
   if (self->error)
     return;
-  self->start_location = loader_element_location(self);
+  self->here = *tag_end;
+  self->start_location = *start;
   self->in_start_tag = TRUE;
   for (guint k = 0; k < children_of[parent].count && !found; k++)
     {
@@ -1073,7 +1089,7 @@ on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefi
   self->stack[self->depth].location = self->start_location;
   self->depth++;
   g_string_truncate(self->text, 0);
-  self->text_location = loader_location(self);
+  self->text_location = *tag_end;
   /* The parser stands on the start tag's '>': text begins one column on. */
   self->text_start = self->text_location;
   self->text_start.column++;
@@ -1117,9 +1133,8 @@ on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefi
 }
 
 static void
-on_end_element(void *user_data, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+loader_end_element(PdbLoader *self)
 {
-  PdbLoader *self = user_data;
   LoaderState state = top_state(self);
 
   if (self->error)
@@ -1154,39 +1169,81 @@ on_end_element(void *user_data, const xmlChar *localname, const xmlChar *prefix,
   self->depth--;
 }
 
+/* A piece of text; @end: the position just after it. */
 static void
-on_characters(void *user_data, const xmlChar *text, int length)
+loader_text(PdbLoader *self, const gchar *text, gsize length, const PdbLocation *end)
 {
-  PdbLoader *self = user_data;
   LoaderState state = top_state(self);
 
   if (self->error)
     return;
+  self->here = *end;
   if (state_holds_text(state))
     {
-      g_string_append_len(self->text, (const gchar *) text, length);
-      self->text_location = loader_location(self);
+      g_string_append_len(self->text, text, length);
+      self->text_location = *end;
       /* pdbtool (GMarkup) reports the column after the text plus one. */
       self->text_location.column++;
       return;
     }
-  for (gint i = 0; i < length; i++)
+  for (gsize i = 0; i < length; i++)
     {
       if (!g_ascii_isspace(text[i]))
         {
-          gint shown = MIN(length - i, 40);
+          gint shown = (gint) MIN(length - i, 40);
           loader_fail(self, PDB_DB_ERROR_STRUCTURE, "unexpected text '%.*s' inside <%s>, expected only elements",
-                      shown, (const gchar *) text + i,
+                      shown, text + i,
                       state == ST_DOCUMENT ? "document" : state_elements[state]);
           return;
         }
     }
 }
 
+/* ---- the libxml2 front end (SAX2 callbacks) ---------------------------- */
+
+static void
+on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefix,
+                 const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                 int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+  PdbLoader *self = user_data;
+  Attributes attrs = { nb_attributes, attributes };
+
+  if (self->error)
+    return;
+  PdbLocation start = xml_element_location(self);
+  PdbLocation tag_end = xml_location(self);
+  loader_start_element(self, (const gchar *) localname, &attrs, &start, &tag_end);
+}
+
+static void
+on_end_element(void *user_data, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+{
+  PdbLoader *self = user_data;
+
+  if (self->error)
+    return;
+  self->here = xml_location(self);
+  loader_end_element(self);
+}
+
+static void
+on_characters(void *user_data, const xmlChar *text, int length)
+{
+  PdbLoader *self = user_data;
+
+  if (self->error)
+    return;
+  PdbLocation end = xml_location(self);
+  loader_text(self, (const gchar *) text, (gsize) length, &end);
+}
+
 static void
 on_reference(void *user_data, const xmlChar *name)
 {
   PdbLoader *self = user_data;
+
+  self->here = xml_location(self);
 
   loader_fail(self, PDB_DB_ERROR_XML, "entity reference '&%s;' is not supported "
               "(only &lt; &gt; &amp; &quot; &apos; and character references are)", (const gchar *) name);
@@ -1204,6 +1261,178 @@ on_xml_error(void *user_data, xmlErrorPtr error)
   g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s:%d:%d: %s",
               self->file, error->line, error->int2, message);
   g_free(message);
+}
+
+/* ---- the fast front end (xml-scan.c) ---------------------------------- */
+
+static PdbLocation
+scan_location(PdbLoader *self, const PdbXmlScanPos *pos)
+{
+  PdbLocation location = { self->file, pos->line, pos->column };
+  return location;
+}
+
+static gboolean
+scan_start_element(gpointer user_data, const gchar *name, gint n_attributes, const gchar **attributes,
+                   const PdbXmlScanPos *start, const PdbXmlScanPos *tag_end)
+{
+  PdbLoader *self = user_data;
+  Attributes attrs = { n_attributes, (const xmlChar **) attributes };
+  PdbLocation start_location = scan_location(self, start);
+  PdbLocation tag_end_location = scan_location(self, tag_end);
+
+  loader_start_element(self, name, &attrs, &start_location, &tag_end_location);
+  return !self->error;
+}
+
+static gboolean
+scan_end_element(gpointer user_data)
+{
+  PdbLoader *self = user_data;
+
+  loader_end_element(self);
+  return !self->error;
+}
+
+static gboolean
+scan_text(gpointer user_data, const gchar *text, gsize length, const PdbXmlScanPos *end)
+{
+  PdbLoader *self = user_data;
+  PdbLocation end_location = scan_location(self, end);
+
+  loader_text(self, text, length, &end_location);
+  return !self->error;
+}
+
+/* The file's bytes (read whole, NUL-terminated) in an anonymous mapping, so
+ * that pages already scanned can be given back while the database grows. */
+typedef struct _FileImage
+{
+  gchar *bytes;
+  gsize mapped;
+} FileImage;
+
+static void
+scan_consumed(gpointer user_data, gsize offset)
+{
+  FileImage *image = user_data;
+  gsize page = (gsize) sysconf(_SC_PAGESIZE);
+
+  madvise(image->bytes, offset / page * page, MADV_DONTNEED);
+}
+
+/* What the scanner's events go to: the loader, and the image for
+ * scan_consumed(). */
+typedef struct _ScanTarget
+{
+  PdbLoader *loader;
+  FileImage *image;
+} ScanTarget;
+
+static gboolean
+scan_target_start(gpointer user_data, const gchar *name, gint n_attributes, const gchar **attributes,
+                  const PdbXmlScanPos *start, const PdbXmlScanPos *tag_end)
+{
+  return scan_start_element(((ScanTarget *) user_data)->loader, name, n_attributes, attributes, start, tag_end);
+}
+
+static gboolean
+scan_target_end(gpointer user_data)
+{
+  return scan_end_element(((ScanTarget *) user_data)->loader);
+}
+
+static gboolean
+scan_target_text(gpointer user_data, const gchar *text, gsize length, const PdbXmlScanPos *end)
+{
+  return scan_text(((ScanTarget *) user_data)->loader, text, length, end);
+}
+
+static void
+scan_target_consumed(gpointer user_data, gsize offset)
+{
+  scan_consumed(((ScanTarget *) user_data)->image, offset);
+}
+
+/* Reads the whole file (@size bytes when opened) into @image. FALSE when
+ * that fails or the file changed size: the libxml2 path then reads it. */
+static gboolean
+read_image(int fd, gsize size, FileImage *image)
+{
+  gsize page = (gsize) sysconf(_SC_PAGESIZE);
+  gsize got = 0;
+  gchar extra;
+
+  image->mapped = (size + 1 + page - 1) / page * page;
+  image->bytes = mmap(NULL, image->mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (image->bytes == MAP_FAILED)
+    {
+      image->bytes = NULL;
+      return FALSE;
+    }
+  while (got < size)
+    {
+      gssize n = read(fd, image->bytes + got, size - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      got += (gsize) n;
+    }
+  image->bytes[size] = '\0';
+  return read(fd, &extra, 1) == 0;
+}
+
+/*
+ * Which front end reads the files. A testing aid (the differential tests
+ * compare the two): PATTERNDB_XML=libxml2 in the environment sends every
+ * file through libxml2, PATTERNDB_XML=scanner fails the files that the
+ * fast scanner does not take instead of handing them to libxml2.
+ */
+typedef enum
+{
+  FRONT_END_AUTO,
+  FRONT_END_LIBXML2,
+  FRONT_END_SCANNER,
+} FrontEnd;
+
+static FrontEnd
+xml_front_end(void)
+{
+  const gchar *force = getenv("PATTERNDB_XML");
+
+  if (force && strcmp(force, "libxml2") == 0)
+    return FRONT_END_LIBXML2;
+  if (force && strcmp(force, "scanner") == 0)
+    return FRONT_END_SCANNER;
+  return FRONT_END_AUTO;
+}
+
+/*
+ * Loads the file with the fast scanner when it is inside the scanner's
+ * subset. Returns FALSE, having given nothing to the database, when the
+ * file must go through libxml2: outside the subset, not well-formed, or
+ * not readable in one go.
+ */
+static gboolean
+load_with_scanner(PdbLoader *self, int fd, gsize size)
+{
+  static const PdbXmlScanEvents events =
+  {
+    scan_target_start, scan_target_end, scan_target_text, scan_target_consumed
+  };
+  FileImage image = { NULL, 0 };
+  gboolean loaded = FALSE;
+
+  if (read_image(fd, size, &image) && pdb_xml_scan(image.bytes, size, NULL, NULL))
+    {
+      ScanTarget target = { self, &image };
+      pdb_xml_scan(image.bytes, size, &events, &target);
+      loaded = TRUE;
+    }
+  if (image.bytes)
+    munmap(image.bytes, image.mapped);
+  return loaded;
 }
 
 /* ---- entry point ------------------------------------------------------- */
@@ -1298,6 +1527,52 @@ pull_read(void *context, char *buffer, int length)
   return n < 0 ? -1 : (int) n;
 }
 
+/* Loads the file through libxml2's SAX2 pull parser (the reference front
+ * end), reading it from @fd in chunks. */
+static void
+load_with_libxml2(PdbLoader *self, int fd, const gchar *path)
+{
+  xmlSAXHandler sax;
+  memset(&sax, 0, sizeof(sax));
+  sax.initialized = XML_SAX2_MAGIC;
+  sax.startElementNs = on_start_element;
+  sax.endElementNs = on_end_element;
+  sax.characters = on_characters;
+  sax.cdataBlock = on_characters;
+  sax.reference = on_reference;
+  sax.serror = on_xml_error;
+
+  /* The parser copies the handler and pulls the file through pull_read(). */
+  PullSource source = { fd, path, self };
+  xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(&sax, self, pull_read, NULL, &source,
+                                                XML_CHAR_ENCODING_NONE);
+  if (!ctxt)
+    {
+      if (!self->error)
+        g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: cannot create an XML parser", path);
+    }
+  else
+    {
+      xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
+      ctxt->replaceEntities = 0;
+      ctxt->loadsubset = 0;
+      self->ctxt = ctxt;
+
+      xmlParseDocument(ctxt);
+      if (!self->error && !ctxt->wellFormed)
+        g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
+
+      self->ctxt = NULL;
+      /* A DOCTYPE makes libxml2 keep a document for its declarations. */
+      if (ctxt->myDoc)
+        {
+          xmlFreeDoc(ctxt->myDoc);
+          ctxt->myDoc = NULL;
+        }
+      xmlFreeParserCtxt(ctxt);
+    }
+}
+
 gboolean
 pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options, GError **error)
 {
@@ -1323,44 +1598,17 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   self.stack[0] = document;
   self.depth = 1;
 
-  xmlSAXHandler sax;
-  memset(&sax, 0, sizeof(sax));
-  sax.initialized = XML_SAX2_MAGIC;
-  sax.startElementNs = on_start_element;
-  sax.endElementNs = on_end_element;
-  sax.characters = on_characters;
-  sax.cdataBlock = on_characters;
-  sax.reference = on_reference;
-  sax.serror = on_xml_error;
-
-  /* The parser copies the handler and pulls the file through pull_read(). */
-  PullSource source = { fd, path, &self };
-  xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(&sax, &self, pull_read, NULL, &source,
-                                                XML_CHAR_ENCODING_NONE);
-  if (!ctxt)
+  FrontEnd front_end = xml_front_end();
+  if (front_end == FRONT_END_LIBXML2 || !load_with_scanner(&self, fd, size))
     {
-      if (!self.error)
-        g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: cannot create an XML parser", path);
-    }
-  else
-    {
-      xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
-      ctxt->replaceEntities = 0;
-      ctxt->loadsubset = 0;
-      self.ctxt = ctxt;
-
-      xmlParseDocument(ctxt);
-      if (!self.error && !ctxt->wellFormed)
-        g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
-
-      self.ctxt = NULL;
-      /* A DOCTYPE makes libxml2 keep a document for its declarations. */
-      if (ctxt->myDoc)
-        {
-          xmlFreeDoc(ctxt->myDoc);
-          ctxt->myDoc = NULL;
-        }
-      xmlFreeParserCtxt(ctxt);
+      if (front_end == FRONT_END_SCANNER)
+        g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_XML,
+                    "%s: not inside the fast XML scanner's subset (PATTERNDB_XML=scanner)", path);
+      else if (lseek(fd, 0, SEEK_SET) != 0)
+        g_set_error(&self.error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot read pattern database: %s",
+                    path, g_strerror(errno));
+      else
+        load_with_libxml2(&self, fd, path);
     }
 
   close(fd);

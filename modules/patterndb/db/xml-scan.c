@@ -1,0 +1,766 @@
+/*
+ * xml-scan.c: turns a UTF-8 buffer holding a pattern database file into
+ * start-element, end-element and text events, with the positions libxml2
+ * reports for them. It is the loader's fast path: the loader first runs
+ * it as a check over the whole buffer and only then to deliver events, so
+ * a file outside the subset below reaches the database only through
+ * libxml2 (the reference), with libxml2's messages and behaviour.
+ *
+ * The subset (anything else fails the check):
+ *  - UTF-8 without a byte order mark and without any CR byte; XML 1.0
+ *    characters only;
+ *  - an optional XML declaration (version 1.0, encoding UTF-8, standalone);
+ *  - comments, CDATA sections, the five predefined entities and character
+ *    references; no DOCTYPE, no processing instruction, no other entity;
+ *  - element and attribute names of ASCII letters, digits, '_', '-', '.'
+ *    (no namespace prefix, no xmlns), at most SCAN_MAX_ATTRIBUTES distinct
+ *    attributes, SCAN_MAX_DEPTH levels of nesting;
+ *  - non-blank text only directly inside the elements that hold text in a
+ *    pattern database (otherwise the loader's message would depend on how
+ *    libxml2 splits text into pieces);
+ *  - a start tag that spans lines starts within its line's first 78 bytes
+ *    (the loader's libxml2 path then finds the line start in its buffer).
+ *
+ * Invariant: the check pass accepts only documents that libxml2 parses
+ * without an error, and the event pass reports exactly what libxml2's SAX2
+ * callbacks report for them (attribute values normalised, text decoded,
+ * positions), which the differential tests compare.
+ */
+#include "db/xml-scan.h"
+
+#include <string.h>
+
+#define SCAN_MAX_DEPTH 128
+#define SCAN_MAX_ATTRIBUTES 32
+#define SCAN_MAX_NAME 255
+#define SCAN_MAX_LINE_OFFSET 78
+#define SCAN_CONSUMED_STEP (1024 * 1024)
+
+typedef struct _Scanner
+{
+  const guchar *buf;
+  const guchar *end;            /* buf + length; *end == 0 */
+  const PdbXmlScanEvents *events; /* NULL: check pass */
+  gpointer user_data;
+  gboolean stopped;
+
+  /* positions (event pass): known up to pos_ptr */
+  const guchar *pos_ptr;
+  gint line;
+  gint column;
+  gsize consumed;
+
+  /* the open elements (check pass: for end tags and text placement) */
+  const guchar *open_name[SCAN_MAX_DEPTH];
+  guint8 open_length[SCAN_MAX_DEPTH];
+  gboolean open_holds_text[SCAN_MAX_DEPTH];
+  guint depth;
+
+  /* decoded text and attribute values (event pass) */
+  GString *scratch;
+  gchar names[SCAN_MAX_ATTRIBUTES + 1][SCAN_MAX_NAME + 1];
+  const gchar *attributes[SCAN_MAX_ATTRIBUTES * 5];
+} Scanner;
+
+/* ---- characters -------------------------------------------------------- */
+
+/* Bytes that need no attention in character data: TAB, LF and printable
+ * ASCII other than '<', '&' and ']'. */
+static guint8 text_plain[256];
+/* Same for attribute values: printable ASCII other than '<', '&' and the
+ * two quotes (TAB and LF are normalised, so they need attention). */
+static guint8 attr_plain[256];
+/* Name characters (ASCII subset): 1 start and later, 2 later only. */
+static guint8 name_char[256];
+
+static void
+scan_init_tables(void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter(&done))
+    return;
+  for (gint c = 0x20; c < 0x80; c++)
+    {
+      text_plain[c] = c != '<' && c != '&' && c != ']';
+      attr_plain[c] = c != '<' && c != '&' && c != '"' && c != '\'';
+      if (g_ascii_isalpha(c) || c == '_')
+        name_char[c] = 1;
+      else if (g_ascii_isdigit(c) || c == '-' || c == '.')
+        name_char[c] = 2;
+    }
+  text_plain['\t'] = text_plain['\n'] = 1;
+  g_once_init_leave(&done, 1);
+}
+
+static gboolean
+is_xml_char(gunichar c)
+{
+  return (c >= 0x20 && c <= 0xD7FF) || c == 0x9 || c == 0xA || c == 0xD
+         || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+/* The length of the well-formed UTF-8 sequence of an XML character (other
+ * than CR) at @p, or 0. Never reads past a NUL byte. */
+static gint
+utf8_length(const guchar *p)
+{
+  gunichar c;
+  gint n;
+
+  if (p[0] < 0x80)
+    return (p[0] >= 0x20 || p[0] == '\t' || p[0] == '\n') ? 1 : 0;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF)
+    {
+      n = 2;
+      c = p[0] & 0x1F;
+    }
+  else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+    {
+      n = 3;
+      c = p[0] & 0x0F;
+    }
+  else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+    {
+      n = 4;
+      c = p[0] & 0x07;
+    }
+  else
+    return 0;
+  for (gint i = 1; i < n; i++)
+    {
+      if ((p[i] & 0xC0) != 0x80)
+        return 0;
+      c = (c << 6) | (p[i] & 0x3F);
+    }
+  if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || !is_xml_char(c))
+    return 0;
+  return n;
+}
+
+/* Appends @c as UTF-8. */
+static void
+append_unichar(GString *out, gunichar c)
+{
+  gchar utf8[8];
+  gint n = g_unichar_to_utf8(c, utf8);
+
+  g_string_append_len(out, utf8, n);
+}
+
+/*
+ * Parses the reference at @p ('&'): one of the five predefined entities or
+ * a character reference to an XML character. Returns its length and sets
+ * @value, or 0 when it is anything else.
+ */
+static gint
+parse_reference(const guchar *p, gunichar *value)
+{
+  static const struct
+  {
+    const gchar *text;
+    gint length;
+    gunichar value;
+  } predefined[] =
+  {
+    { "&lt;", 4, '<' }, { "&gt;", 4, '>' }, { "&amp;", 5, '&' },
+    { "&quot;", 6, '"' }, { "&apos;", 6, '\'' },
+  };
+
+  if (p[1] != '#')
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS(predefined); i++)
+        if (strncmp((const gchar *) p, predefined[i].text, predefined[i].length) == 0)
+          {
+            *value = predefined[i].value;
+            return predefined[i].length;
+          }
+      return 0;
+    }
+
+  gboolean hex = p[2] == 'x';
+  const guchar *q = p + (hex ? 3 : 2);
+  const guchar *digits = q;
+  gunichar c = 0;
+
+  for (;; q++)
+    {
+      gint d;
+      if (*q >= '0' && *q <= '9')
+        d = *q - '0';
+      else if (hex && *q >= 'a' && *q <= 'f')
+        d = *q - 'a' + 10;
+      else if (hex && *q >= 'A' && *q <= 'F')
+        d = *q - 'A' + 10;
+      else
+        break;
+      c = c * (hex ? 16 : 10) + d;
+      if (c > 0x10FFFF)
+        return 0;
+    }
+  if (q == digits || *q != ';' || !is_xml_char(c))
+    return 0;
+  *value = c;
+  return (gint) (q + 1 - p);
+}
+
+/* ---- positions --------------------------------------------------------- */
+
+/* The position of @p (event pass; positions are asked for in order). */
+static PdbXmlScanPos
+position_of(Scanner *s, const guchar *p)
+{
+  const guchar *q = s->pos_ptr;
+  const guchar *nl;
+
+  while ((nl = memchr(q, '\n', p - q)))
+    {
+      s->line++;
+      s->column = 1;
+      q = nl + 1;
+    }
+  for (; q < p; q++)
+    s->column += (*q & 0xC0) != 0x80;
+  s->pos_ptr = p;
+
+  PdbXmlScanPos pos = { s->line, s->column };
+  return pos;
+}
+
+/* ---- markup ------------------------------------------------------------ */
+
+static const guchar *
+skip_blanks(const guchar *p)
+{
+  while (*p == ' ' || *p == '\t' || *p == '\n')
+    p++;
+  return p;
+}
+
+/* A name at @p: its end, or NULL. */
+static const guchar *
+scan_name(const guchar *p)
+{
+  const guchar *start = p;
+
+  if (name_char[*p] != 1)
+    return NULL;
+  while (name_char[*p])
+    p++;
+  if (p - start > SCAN_MAX_NAME || *p == ':' || *p >= 0x80)
+    return NULL;
+  return p;
+}
+
+/* "<!--" at @p: the end of the comment, or NULL. */
+static const guchar *
+scan_comment(const guchar *p)
+{
+  p += 4;
+  for (;;)
+    {
+      if (p[0] == '-' && p[1] == '-')
+        return p[2] == '>' ? p + 3 : NULL;
+      gint n = utf8_length(p);
+      if (!n)
+        return NULL;
+      p += n;
+    }
+}
+
+/* Blanks and comments (outside the root element). */
+static const guchar *
+scan_misc(const guchar *p)
+{
+  for (;;)
+    {
+      p = skip_blanks(p);
+      if (p[0] == '<' && p[1] == '!' && p[2] == '-' && p[3] == '-')
+        {
+          p = scan_comment(p);
+          if (!p)
+            return NULL;
+        }
+      else
+        return p;
+    }
+}
+
+/* A quoted value of the XML declaration: its end, or NULL. */
+static const guchar *
+scan_decl_value(const guchar *p, const gchar *const *allowed)
+{
+  guchar quote = *p;
+
+  if (quote != '"' && quote != '\'')
+    return NULL;
+  p++;
+  const guchar *end = (const guchar *) strchr((const gchar *) p, quote);
+  if (!end)
+    return NULL;
+  for (gint i = 0; allowed[i]; i++)
+    if ((gsize) (end - p) == strlen(allowed[i]) && g_ascii_strncasecmp((const gchar *) p, allowed[i], end - p) == 0)
+      return end + 1;
+  return NULL;
+}
+
+/* An attribute of the XML declaration, optional unless @required: the
+ * position after it, or NULL. */
+static const guchar *
+scan_decl_attribute(const guchar *p, const gchar *name, const gchar *const *allowed, gboolean required)
+{
+  const guchar *q = skip_blanks(p);
+  gsize length = strlen(name);
+
+  if (q == p || strncmp((const gchar *) q, name, length) != 0)
+    return required ? NULL : p;
+  q = skip_blanks(q + length);
+  if (*q != '=')
+    return NULL;
+  return scan_decl_value(skip_blanks(q + 1), allowed);
+}
+
+/* "<?xml " at the start: the position after the declaration, or NULL. */
+static const guchar *
+scan_xml_declaration(const guchar *p)
+{
+  static const gchar *const versions[] = { "1.0", NULL };
+  static const gchar *const encodings[] = { "UTF-8", NULL };
+  static const gchar *const standalones[] = { "yes", "no", NULL };
+
+  p = scan_decl_attribute(p + 5, "version", versions, TRUE);
+  if (p)
+    p = scan_decl_attribute(p, "encoding", encodings, FALSE);
+  if (p)
+    p = scan_decl_attribute(p, "standalone", standalones, FALSE);
+  if (!p)
+    return NULL;
+  p = skip_blanks(p);
+  return p[0] == '?' && p[1] == '>' ? p + 2 : NULL;
+}
+
+/* Element names whose content is text in a pattern database. */
+static gboolean
+holds_text(const guchar *name, gsize length)
+{
+  static const gchar *const names[] =
+  {
+    "pattern", "description", "url", "tag", "value", "test_message", "test_value"
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
+    if (strlen(names[i]) == length && memcmp(names[i], name, length) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/*
+ * An attribute value at @p (its opening quote): the position after the
+ * closing quote, or NULL. In the event pass, the decoded value is appended
+ * to the scratch buffer when it differs from the raw bytes (*@decoded).
+ */
+static const guchar *
+scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
+{
+  guchar quote = *p++;
+  const guchar *run = p;
+
+  *decoded = FALSE;
+  for (;;)
+    {
+      while (attr_plain[*p])
+        p++;
+      if (*p == quote)
+        break;
+      if (*p == '"' || *p == '\'')
+        {
+          p++;
+          continue;
+        }
+      if (*p == '<' || *p == 0)
+        return NULL;
+
+      gint n;
+      gunichar c = 0;
+      if (*p == '&')
+        n = parse_reference(p, &c);
+      else if (*p == '\t' || *p == '\n')
+        {
+          n = 1;
+          c = ' ';
+        }
+      else
+        {
+          n = utf8_length(p);
+          if (!n)
+            return NULL;
+          p += n;
+          continue;
+        }
+      if (!n)
+        return NULL;
+      if (s->events)
+        {
+          *decoded = TRUE;
+          g_string_append_len(s->scratch, (const gchar *) run, p - run);
+          if (c == '&')
+            g_string_append(s->scratch, "&#38;");
+          else
+            append_unichar(s->scratch, c);
+          run = p + n;
+        }
+      p += n;
+    }
+  if (*decoded)
+    g_string_append_len(s->scratch, (const gchar *) run, p - run);
+  return p + 1;
+}
+
+/*
+ * The location the loader's libxml2 path gives an element: the parser's
+ * position at the tag's end (@tag_end_pos), moved back by the bytes to the
+ * '<' when the tag is on one line, else the byte column of the '<'.
+ */
+static PdbXmlScanPos
+element_position(Scanner *s, const guchar *lt, const guchar *tag_end, const PdbXmlScanPos *tag_end_pos)
+{
+  PdbXmlScanPos pos = *tag_end_pos;
+  gint newlines = 0;
+
+  for (const guchar *q = lt; (q = memchr(q, '\n', tag_end - q)); q++)
+    newlines++;
+  if (newlines == 0)
+    pos.column -= (gint) (tag_end - lt);
+  else
+    {
+      const guchar *line_start = lt;
+      while (line_start > s->buf && line_start[-1] != '\n')
+        line_start--;
+      pos.line -= newlines;
+      pos.column = (gint) (lt - line_start) + 1;
+    }
+  if (pos.column < 1)
+    pos.column = 1;
+  return pos;
+}
+
+/* A start tag at @p ('<'): the position after it, or NULL. */
+static const guchar *
+scan_start_tag(Scanner *s, const guchar *p)
+{
+  const guchar *lt = p;
+  const guchar *name = p + 1;
+  const guchar *name_end = scan_name(name);
+  const guchar *attr_name[SCAN_MAX_ATTRIBUTES];
+  gsize attr_length[SCAN_MAX_ATTRIBUTES];
+  gsize value_offset[SCAN_MAX_ATTRIBUTES];
+  gsize value_length[SCAN_MAX_ATTRIBUTES];
+  const guchar *value_raw[SCAN_MAX_ATTRIBUTES];
+  gint count = 0;
+
+  if (!name_end || s->depth >= SCAN_MAX_DEPTH)
+    return NULL;
+  if (s->events)
+    s->scratch->len = 0;
+  p = name_end;
+  for (;;)
+    {
+      const guchar *after_blanks = skip_blanks(p);
+      if (*after_blanks == '>' || (after_blanks[0] == '/' && after_blanks[1] == '>'))
+        {
+          p = after_blanks;
+          break;
+        }
+      if (after_blanks == p || count == SCAN_MAX_ATTRIBUTES)
+        return NULL;
+      p = after_blanks;
+
+      const guchar *an = p;
+      const guchar *an_end = scan_name(an);
+      if (!an_end)
+        return NULL;
+      gsize length = an_end - an;
+      if (length == 5 && memcmp(an, "xmlns", 5) == 0)
+        return NULL;
+      for (gint i = 0; i < count; i++)
+        if (attr_length[i] == length && memcmp(attr_name[i], an, length) == 0)
+          return NULL;
+      p = skip_blanks(an_end);
+      if (*p != '=')
+        return NULL;
+      p = skip_blanks(p + 1);
+      if (*p != '"' && *p != '\'')
+        return NULL;
+
+      gsize before = s->events ? s->scratch->len : 0;
+      gboolean decoded = FALSE;
+      const guchar *value = p + 1;
+      p = scan_attribute_value(s, p, &decoded);
+      if (!p)
+        return NULL;
+      attr_name[count] = an;
+      attr_length[count] = length;
+      value_raw[count] = decoded ? NULL : value;
+      value_offset[count] = before;
+      value_length[count] = decoded ? s->scratch->len - before : (gsize) (p - 1 - value);
+      count++;
+    }
+
+  gboolean empty = *p == '/';
+  const guchar *tag_end = p;
+  p += empty ? 2 : 1;
+
+  /* The loader's libxml2 path cannot see the start of a long line. */
+  if (!s->events && memchr(lt, '\n', tag_end - lt))
+    {
+      const guchar *line_start = lt;
+      while (line_start > s->buf && line_start[-1] != '\n' && lt - line_start <= SCAN_MAX_LINE_OFFSET)
+        line_start--;
+      if (lt - line_start > SCAN_MAX_LINE_OFFSET)
+        return NULL;
+    }
+
+  if (!s->events)
+    {
+      if (!empty)
+        {
+          s->open_name[s->depth] = name;
+          s->open_length[s->depth] = (guint8) (name_end - name);
+          s->open_holds_text[s->depth] = holds_text(name, name_end - name);
+          s->depth++;
+        }
+      return p;
+    }
+
+  /* names NUL-terminated, values pointing into the buffer or scratch */
+  memcpy(s->names[0], name, name_end - name);
+  s->names[0][name_end - name] = '\0';
+  for (gint i = 0; i < count; i++)
+    {
+      const gchar **a = s->attributes + i * 5;
+      memcpy(s->names[i + 1], attr_name[i], attr_length[i]);
+      s->names[i + 1][attr_length[i]] = '\0';
+      a[0] = s->names[i + 1];
+      a[1] = NULL;
+      a[2] = NULL;
+      a[3] = value_raw[i] ? (const gchar *) value_raw[i] : s->scratch->str + value_offset[i];
+      a[4] = a[3] + value_length[i];
+    }
+
+  PdbXmlScanPos tag_end_pos = position_of(s, tag_end);
+  PdbXmlScanPos start = element_position(s, lt, tag_end, &tag_end_pos);
+
+  /* Positions are known up to here and element_position() reads back at
+   * most to a line start SCAN_MAX_LINE_OFFSET bytes before a later '<'. */
+  gsize offset = lt - s->buf;
+  if (s->events->consumed && offset >= s->consumed + SCAN_CONSUMED_STEP)
+    {
+      s->consumed = offset - 256;
+      s->events->consumed(s->user_data, s->consumed);
+    }
+  if (!s->events->start_element(s->user_data, s->names[0], count, s->attributes, &start, &tag_end_pos))
+    s->stopped = TRUE;
+  else if (empty && !s->events->end_element(s->user_data))
+    s->stopped = TRUE;
+  if (!empty)
+    s->depth++;
+  return p;
+}
+
+/* An end tag at @p ("</"): the position after it, or NULL. */
+static const guchar *
+scan_end_tag(Scanner *s, const guchar *p)
+{
+  const guchar *name = p + 2;
+  const guchar *name_end = scan_name(name);
+
+  if (!name_end)
+    return NULL;
+  p = skip_blanks(name_end);
+  if (*p != '>')
+    return NULL;
+  s->depth--;
+  if (!s->events)
+    {
+      if ((gsize) (name_end - name) != s->open_length[s->depth]
+          || memcmp(name, s->open_name[s->depth], name_end - name) != 0)
+        return NULL;
+    }
+  else if (!s->events->end_element(s->user_data))
+    s->stopped = TRUE;
+  return p + 1;
+}
+
+/* Reports a piece of text ending at @end (event pass). */
+static void
+report_text(Scanner *s, const gchar *text, gsize length, const guchar *end)
+{
+  PdbXmlScanPos pos = position_of(s, end);
+
+  if (!s->events->text(s->user_data, text, length, &pos))
+    s->stopped = TRUE;
+}
+
+/* "<![CDATA[" at @p: the position after the section, or NULL. */
+static const guchar *
+scan_cdata(Scanner *s, const guchar *p)
+{
+  const guchar *start = p + 9;
+
+  p = start;
+  while (!(p[0] == ']' && p[1] == ']' && p[2] == '>'))
+    {
+      gint n = utf8_length(p);
+      if (!n)
+        return NULL;
+      p += n;
+    }
+  if (!s->events)
+    {
+      for (const guchar *q = start; q < p; q++)
+        if (*q != ' ' && *q != '\t' && *q != '\n' && !s->open_holds_text[s->depth - 1])
+          return NULL;
+      return p + 3;
+    }
+  report_text(s, (const gchar *) start, p - start, p + 3);
+  return p + 3;
+}
+
+/* Character data at @p up to the next '<': the position of that '<', or
+ * NULL. */
+static const guchar *
+scan_text(Scanner *s, const guchar *p)
+{
+  const guchar *start = p;
+  const guchar *run = p;
+  gboolean blank = TRUE;
+  gboolean decoded = FALSE;
+
+  for (;;)
+    {
+      const guchar *q = p;
+      while (text_plain[*p])
+        p++;
+      if (blank)
+        for (; q < p; q++)
+          if (*q != ' ' && *q != '\t' && *q != '\n')
+            {
+              blank = FALSE;
+              break;
+            }
+      if (*p == '<')
+        break;
+      if (*p == ']')
+        {
+          if (p[1] == ']' && p[2] == '>')
+            return NULL;
+          blank = FALSE;
+          p++;
+          continue;
+        }
+      if (*p == '&')
+        {
+          gunichar c;
+          gint n = parse_reference(p, &c);
+          if (!n)
+            return NULL;
+          blank = FALSE;
+          if (s->events)
+            {
+              if (!decoded)
+                s->scratch->len = 0;
+              decoded = TRUE;
+              g_string_append_len(s->scratch, (const gchar *) run, p - run);
+              append_unichar(s->scratch, c);
+              run = p + n;
+            }
+          p += n;
+          continue;
+        }
+      gint n = utf8_length(p);
+      if (!n)
+        return NULL;
+      blank = FALSE;
+      p += n;
+    }
+
+  if (!s->events)
+    return (blank || s->open_holds_text[s->depth - 1]) ? p : NULL;
+  if (decoded)
+    {
+      g_string_append_len(s->scratch, (const gchar *) run, p - run);
+      report_text(s, s->scratch->str, s->scratch->len, p);
+    }
+  else
+    report_text(s, (const gchar *) start, p - start, p);
+  return p;
+}
+
+/* The content of the root element, from after its start tag to after its
+ * end tag: the position after it, or NULL. */
+static const guchar *
+scan_content(Scanner *s, const guchar *p)
+{
+  while (s->depth > 0 && !s->stopped)
+    {
+      if (p[0] != '<')
+        p = scan_text(s, p);
+      else if (p[1] == '/')
+        p = scan_end_tag(s, p);
+      else if (p[1] == '!' && p[2] == '-' && p[3] == '-')
+        p = scan_comment(p);
+      else if (p[1] == '!' && memcmp(p, "<![CDATA[", 9) == 0)
+        p = scan_cdata(s, p);
+      else
+        p = scan_start_tag(s, p);
+      if (!p)
+        return NULL;
+    }
+  return p;
+}
+
+gboolean
+pdb_xml_scan(const gchar *buffer, gsize length, const PdbXmlScanEvents *events, gpointer user_data)
+{
+  Scanner s = { 0 };
+  const guchar *p = (const guchar *) buffer;
+  gboolean ok = FALSE;
+
+  scan_init_tables();
+  s.buf = p;
+  s.end = p + length;
+  s.events = events;
+  s.user_data = user_data;
+  s.pos_ptr = p;
+  s.line = 1;
+  s.column = 1;
+  if (events)
+    s.scratch = g_string_sized_new(256);
+
+  /* Any NUL byte stops every loop below; it must be the terminator. No CR
+   * at all: libxml2's line and column counting around CR is left to it. */
+  if (s.end[0] != '\0' || memchr(p, '\0', length) || memchr(p, '\r', length))
+    goto out;
+  if (strncmp((const gchar *) p, "<?xml", 5) == 0 && (p[5] == ' ' || p[5] == '\t' || p[5] == '\n'))
+    p = scan_xml_declaration(p);
+  if (p)
+    p = scan_misc(p);
+  if (!p || p[0] != '<' || name_char[p[1]] != 1)
+    goto out;
+  p = scan_start_tag(&s, p);
+  if (p)
+    p = scan_content(&s, p);
+  if (s.stopped)
+    {
+      ok = TRUE;
+      goto out;
+    }
+  if (p)
+    p = scan_misc(p);
+  ok = p == s.end;
+
+out:
+  if (s.scratch)
+    g_string_free(s.scratch, TRUE);
+  return ok;
+}

@@ -1,0 +1,50 @@
+/*
+ * xml-scan.h: a small XML scanner for the subset of XML that pattern
+ * database files use, the loader's fast path (libxml2 stays the reference
+ * and the fallback; see xml-scan.c for the subset).
+ */
+#ifndef PDB_DB_XML_SCAN_H
+#define PDB_DB_XML_SCAN_H
+
+#include <glib.h>
+
+/* A position as libxml2 reports it: line and column, both from 1; the
+ * column counts characters (not bytes) since the line's start. */
+typedef struct _PdbXmlScanPos
+{
+  gint line;
+  gint column;
+} PdbXmlScanPos;
+
+/*
+ * What the scanner reports. Strings are only valid during the call.
+ * Attributes come as libxml2's SAX2 5-tuples (name, NULL, NULL, value,
+ * value end), with the value decoded as libxml2 decodes it without entity
+ * substitution: every '&' it stands for is written "&#38;".
+ * Each callback returns FALSE to stop the scan.
+ */
+typedef struct _PdbXmlScanEvents
+{
+  /* @start: where the loader places the element (see xml-scan.c);
+   * @tag_end: the start tag's '>' (or the '/' of "/>"). */
+  gboolean (*start_element)(gpointer user_data, const gchar *name, gint n_attributes,
+                            const gchar **attributes, const PdbXmlScanPos *start,
+                            const PdbXmlScanPos *tag_end);
+  gboolean (*end_element)(gpointer user_data);
+  /* A run of character data (or one CDATA section); @end: just after it. */
+  gboolean (*text)(gpointer user_data, const gchar *text, gsize length, const PdbXmlScanPos *end);
+  /* Optional: the bytes before @offset will not be read again. */
+  void (*consumed)(gpointer user_data, gsize offset);
+} PdbXmlScanEvents;
+
+/*
+ * Scans @buffer (@length bytes followed by a NUL byte that is not part of
+ * it). With @events NULL, only checks: TRUE when the document is
+ * well-formed and inside the subset. With @events, reports the document of
+ * a buffer that passed the check (the scan then skips checks the first
+ * pass made) and returns TRUE.
+ */
+gboolean pdb_xml_scan(const gchar *buffer, gsize length, const PdbXmlScanEvents *events,
+                      gpointer user_data);
+
+#endif
