@@ -16,6 +16,17 @@
 
 #define PDB_TRACE_MAX_EXPECTED 32
 
+/* A node's first child, and the rest of a path that branches no more, are
+ * the records right after it (pre-order): on a blob of at least
+ * PDB_PREFETCH_MIN_BLOB bytes, each visit prefetches the next
+ * PDB_PREFETCH_LINES cache lines, so that walking a chain costs about one
+ * memory latency instead of one per node (measured: about -25% of the
+ * lookup's CPU time at 100,000 rules, 450 KB per program tree; at 10,000
+ * rules, 45 KB per tree, it gained nothing, so smaller trees skip it).
+ * Prefetching past the blob's end is harmless (prefetches never fault). */
+#define PDB_PREFETCH_LINES 5
+#define PDB_PREFETCH_MIN_BLOB (256 * 1024)
+
 typedef struct _Lookup
 {
   const PdbRadix *r;
@@ -37,6 +48,7 @@ typedef struct _Lookup
   PdbCapture *partial_captures;
 
   guint64 steps;           /* copied to match->steps at the end */
+  gboolean prefetch;       /* the blob is big: prefetch the records that follow a visited one */
 
   /* traced lookups only */
   PdbTrace *trace;
@@ -308,6 +320,9 @@ _visit(Lookup *l, guint32 index, gsize off)
    * entry state (captures, trace path). */
 again:
   n = pdb_frozen_node(r, index);
+  if (l->prefetch)
+    for (guint line = 1; line <= PDB_PREFETCH_LINES; line++)
+      __builtin_prefetch((const guchar *) n + 64 * line);
   l->steps++;
   if (!_match_key(l, n, off, &pos, &key_pos))
     {
@@ -451,6 +466,7 @@ _lookup_init(Lookup *l, const PdbRadix *r, const gchar *input, gsize length, Pdb
   l->partial_captures = l->partial_inline;
   l->partial_capacity = PDB_MATCH_INLINE_CAPTURES;
   l->steps = 0;
+  l->prefetch = r->blob_size >= PDB_PREFETCH_MIN_BLOB;
   l->trace = NULL;
   l->path = l->partial_path = NULL;
 

@@ -74,6 +74,12 @@
  * tree's label function at freeze) sits right after the value, in the
  * record the walk has just read, so printing it costs no further miss.
  *
+ * On a big blob a visit also prefetches the few cache lines after its
+ * record: in pre-order they hold the first child and, on the unbranched
+ * tail of a path (every path of a large database ends in one: a chain of
+ * literal and parser nodes leading to one rule), the rest of the path
+ * (radix-lookup.c, PDB_PREFETCH_LINES).
+ *
  * The build-time tree lives in a bump arena (radix-arena.c) that is
  * dropped in one go after the freeze; keys are cut from it once and shared
  * by the nodes a split creates.
