@@ -354,3 +354,36 @@ Test(xml_scan, byte_replacements, .init = setup, .fini = teardown)
       }
   g_free(copy);
 }
+
+/* Attribute values, comments and CDATA sections over the scanner's 1 MiB
+ * limit go to libxml2 (which refuses them beyond 10,000,000 bytes); just
+ * under it, the scanner takes them. */
+Test(xml_scan, long_chunks, .init = setup, .fini = teardown)
+{
+  static const struct
+  {
+    const gchar *from;
+    const gchar *format;   /* %s: the long filler */
+  } chunks[] =
+  {
+    { "id=\"rs1\"", "id=\"%s\"" },
+    { "<!-- header comment -->", "<!--%s-->" },
+    { "<pattern></pattern>", "<pattern><![CDATA[%s]]></pattern>" },
+  };
+  static const gsize sizes[] = { 1024 * 1024 - 64, 2 * 1024 * 1024 };
+
+  for (gsize c = 0; c < G_N_ELEMENTS(chunks); c++)
+    for (gsize k = 0; k < G_N_ELEMENTS(sizes); k++)
+      {
+        gchar *filler = g_strnfill(sizes[k], 'x');
+        gchar *to = g_strdup_printf(chunks[c].format, filler);
+        gchar *text = replace_first(base_document, chunks[c].from, to);
+        gchar *what = g_strdup_printf("%s with %zu bytes", chunks[c].format, sizes[k]);
+        gboolean taken = compare_text(text, -1, what);
+        cr_expect(taken == (k == 0), "%s: the scanner should %s it", what, k == 0 ? "take" : "leave");
+        g_free(what);
+        g_free(text);
+        g_free(to);
+        g_free(filler);
+      }
+}

@@ -19,21 +19,33 @@
  *    pattern database (otherwise the loader's message would depend on how
  *    libxml2 splits text into pieces);
  *  - a start tag that spans lines starts within its line's first 78 bytes
- *    (the loader's libxml2 path then finds the line start in its buffer).
+ *    (the loader's libxml2 path then finds the line start in its buffer);
+ *  - attribute values, comments and CDATA sections up to SCAN_MAX_CHUNK.
+ *
+ * The check pass looks at every byte (16 at a time where SSE2 is there);
+ * the event pass trusts it and jumps from one markup character to the
+ * next with memchr().
  *
  * Invariant: the check pass accepts only documents that libxml2 parses
  * without an error, and the event pass reports exactly what libxml2's SAX2
  * callbacks report for them (attribute values normalised, text decoded,
  * positions), which the differential tests compare.
  */
+#define _GNU_SOURCE   /* memmem() */
 #include "db/xml-scan.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define SCAN_MAX_DEPTH 128
 #define SCAN_MAX_ATTRIBUTES 32
 #define SCAN_MAX_NAME 255
 #define SCAN_MAX_LINE_OFFSET 78
+/* Longer attribute values, comments and CDATA sections are left to
+ * libxml2, which refuses them beyond 10,000,000 bytes. */
+#define SCAN_MAX_CHUNK (1024 * 1024)
 #define SCAN_CONSUMED_STEP (1024 * 1024)
 
 typedef struct _Scanner
@@ -43,14 +55,16 @@ typedef struct _Scanner
   const PdbXmlScanEvents *events; /* NULL: check pass */
   gpointer user_data;
   gboolean stopped;
+  gboolean ascii;               /* no byte above 0x7F (check pass: so far) */
 
   /* positions (event pass): known up to pos_ptr */
   const guchar *pos_ptr;
+  const guchar *line_start;
   gint line;
-  gint column;
+  gint column;                  /* at pos_ptr */
   gsize consumed;
 
-  /* the open elements (check pass: for end tags and text placement) */
+  /* the open elements (the event pass only keeps open_holds_text) */
   const guchar *open_name[SCAN_MAX_DEPTH];
   guint8 open_length[SCAN_MAX_DEPTH];
   gboolean open_holds_text[SCAN_MAX_DEPTH];
@@ -204,6 +218,39 @@ parse_reference(const guchar *p, gunichar *value)
   return (gint) (q + 1 - p);
 }
 
+/* The first byte at or after @p that is not plain character data (see
+ * text_plain). Reads up to 15 bytes past it (PDB_XML_SCAN_PADDING). */
+static const guchar *
+skip_plain_text(const guchar *p)
+{
+#ifdef __SSE2__
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i newline = _mm_set1_epi8('\n');
+  const __m128i tab = _mm_set1_epi8('\t');
+  const __m128i lt = _mm_set1_epi8('<');
+  const __m128i amp = _mm_set1_epi8('&');
+  const __m128i bracket = _mm_set1_epi8(']');
+
+  for (;;)
+    {
+      __m128i b = _mm_loadu_si128((const __m128i *) p);
+      /* signed: below 0x20 and above 0x7F */
+      __m128i odd = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(b, newline), _mm_cmpeq_epi8(b, tab)),
+                                     _mm_cmplt_epi8(b, space));
+      odd = _mm_or_si128(odd, _mm_or_si128(_mm_cmpeq_epi8(b, lt),
+                                           _mm_or_si128(_mm_cmpeq_epi8(b, amp), _mm_cmpeq_epi8(b, bracket))));
+      gint mask = _mm_movemask_epi8(odd);
+      if (mask)
+        return p + __builtin_ctz((guint) mask);
+      p += 16;
+    }
+#else
+  while (text_plain[*p])
+    p++;
+  return p;
+#endif
+}
+
 /* ---- positions --------------------------------------------------------- */
 
 /* The position of @p (event pass; positions are asked for in order). */
@@ -218,9 +265,13 @@ position_of(Scanner *s, const guchar *p)
       s->line++;
       s->column = 1;
       q = nl + 1;
+      s->line_start = q;
     }
-  for (; q < p; q++)
-    s->column += (*q & 0xC0) != 0x80;
+  if (s->ascii)
+    s->column = (gint) (p - s->line_start) + 1;
+  else
+    for (; q < p; q++)
+      s->column += (*q & 0xC0) != 0x80;
   s->pos_ptr = p;
 
   PdbXmlScanPos pos = { s->line, s->column };
@@ -252,16 +303,31 @@ scan_name(const guchar *p)
   return p;
 }
 
+/* One character at @p (check pass): its length, or 0 when it is not an
+ * XML character (or is a CR). */
+static gint
+scan_char(Scanner *s, const guchar *p)
+{
+  if (*p >= 0x80)
+    s->ascii = FALSE;
+  return utf8_length(p);
+}
+
 /* "<!--" at @p: the end of the comment, or NULL. */
 static const guchar *
-scan_comment(const guchar *p)
+scan_comment(Scanner *s, const guchar *p)
 {
+  if (s->events)
+    return (const guchar *) memmem(p + 4, s->end - (p + 4), "--", 2) + 3;
+  const guchar *start = p;
   p += 4;
   for (;;)
     {
+      if (p - start > SCAN_MAX_CHUNK)
+        return NULL;
       if (p[0] == '-' && p[1] == '-')
         return p[2] == '>' ? p + 3 : NULL;
-      gint n = utf8_length(p);
+      gint n = scan_char(s, p);
       if (!n)
         return NULL;
       p += n;
@@ -270,14 +336,14 @@ scan_comment(const guchar *p)
 
 /* Blanks and comments (outside the root element). */
 static const guchar *
-scan_misc(const guchar *p)
+scan_misc(Scanner *s, const guchar *p)
 {
   for (;;)
     {
       p = skip_blanks(p);
       if (p[0] == '<' && p[1] == '!' && p[2] == '-' && p[3] == '-')
         {
-          p = scan_comment(p);
+          p = scan_comment(s, p);
           if (!p)
             return NULL;
         }
@@ -339,33 +405,57 @@ scan_xml_declaration(const guchar *p)
   return p[0] == '?' && p[1] == '>' ? p + 2 : NULL;
 }
 
-/* Element names whose content is text in a pattern database. */
+/* Element names whose content is text in a pattern database (the loader's
+ * states that hold text; any other name is a state without text, or an
+ * unknown element that fails the load before its content matters). */
 static gboolean
 holds_text(const guchar *name, gsize length)
 {
-  static const gchar *const names[] =
-  {
-    "pattern", "description", "url", "tag", "value", "test_message", "test_value"
-  };
-
-  for (gsize i = 0; i < G_N_ELEMENTS(names); i++)
-    if (strlen(names[i]) == length && memcmp(names[i], name, length) == 0)
-      return TRUE;
-  return FALSE;
+  switch (length)
+    {
+    case 3:
+      return memcmp(name, "url", 3) == 0 || memcmp(name, "tag", 3) == 0;
+    case 5:
+      return memcmp(name, "value", 5) == 0;
+    case 7:
+      return memcmp(name, "pattern", 7) == 0;
+    case 10:
+      return memcmp(name, "test_value", 10) == 0;
+    case 11:
+      return memcmp(name, "description", 11) == 0;
+    case 12:
+      return memcmp(name, "test_message", 12) == 0;
+    default:
+      return FALSE;
+    }
 }
 
 /*
  * An attribute value at @p (its opening quote): the position after the
- * closing quote, or NULL. In the event pass, the decoded value is appended
- * to the scratch buffer when it differs from the raw bytes (*@decoded).
+ * closing quote, or NULL. In the event pass, a value that differs from its
+ * raw bytes (references, TAB, LF) is decoded and appended to the scratch
+ * buffer (*@decoded).
  */
 static const guchar *
 scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
 {
   guchar quote = *p++;
+  const guchar *start = p;
   const guchar *run = p;
 
   *decoded = FALSE;
+  if (s->events)
+    {
+      const guchar *close = memchr(p, quote, s->end - p);
+      for (const guchar *q = p; q < close; q++)
+        if (*q == '&' || *q == '\t' || *q == '\n')
+          {
+            *decoded = TRUE;
+            break;
+          }
+      if (!*decoded)
+        return close + 1;
+    }
   for (;;)
     {
       while (attr_plain[*p])
@@ -391,7 +481,7 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
         }
       else
         {
-          n = utf8_length(p);
+          n = scan_char(s, p);
           if (!n)
             return NULL;
           p += n;
@@ -401,7 +491,6 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
         return NULL;
       if (s->events)
         {
-          *decoded = TRUE;
           g_string_append_len(s->scratch, (const gchar *) run, p - run);
           if (c == '&')
             g_string_append(s->scratch, "&#38;");
@@ -413,6 +502,8 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
     }
   if (*decoded)
     g_string_append_len(s->scratch, (const gchar *) run, p - run);
+  if (!s->events && p - start > SCAN_MAX_CHUNK)
+    return NULL;
   return p + 1;
 }
 
@@ -480,11 +571,14 @@ scan_start_tag(Scanner *s, const guchar *p)
       if (!an_end)
         return NULL;
       gsize length = an_end - an;
-      if (length == 5 && memcmp(an, "xmlns", 5) == 0)
-        return NULL;
-      for (gint i = 0; i < count; i++)
-        if (attr_length[i] == length && memcmp(attr_name[i], an, length) == 0)
-          return NULL;
+      if (!s->events)
+        {
+          if (length == 5 && memcmp(an, "xmlns", 5) == 0)
+            return NULL;
+          for (gint i = 0; i < count; i++)
+            if (attr_length[i] == length && memcmp(attr_name[i], an, length) == 0)
+              return NULL;
+        }
       p = skip_blanks(an_end);
       if (*p != '=')
         return NULL;
@@ -510,23 +604,23 @@ scan_start_tag(Scanner *s, const guchar *p)
   const guchar *tag_end = p;
   p += empty ? 2 : 1;
 
-  /* The loader's libxml2 path cannot see the start of a long line. */
-  if (!s->events && memchr(lt, '\n', tag_end - lt))
-    {
-      const guchar *line_start = lt;
-      while (line_start > s->buf && line_start[-1] != '\n' && lt - line_start <= SCAN_MAX_LINE_OFFSET)
-        line_start--;
-      if (lt - line_start > SCAN_MAX_LINE_OFFSET)
-        return NULL;
-    }
-
+  if (!empty)
+    s->open_holds_text[s->depth] = holds_text(name, name_end - name);
   if (!s->events)
     {
+      /* The loader's libxml2 path cannot see the start of a long line. */
+      if (memchr(lt, '\n', tag_end - lt))
+        {
+          const guchar *line_start = lt;
+          while (line_start > s->buf && line_start[-1] != '\n' && lt - line_start <= SCAN_MAX_LINE_OFFSET)
+            line_start--;
+          if (lt - line_start > SCAN_MAX_LINE_OFFSET)
+            return NULL;
+        }
       if (!empty)
         {
           s->open_name[s->depth] = name;
           s->open_length[s->depth] = (guint8) (name_end - name);
-          s->open_holds_text[s->depth] = holds_text(name, name_end - name);
           s->depth++;
         }
       return p;
@@ -558,6 +652,7 @@ scan_start_tag(Scanner *s, const guchar *p)
       s->consumed = offset - 256;
       s->events->consumed(s->user_data, s->consumed);
     }
+
   if (!s->events->start_element(s->user_data, s->names[0], count, s->attributes, &start, &tag_end_pos))
     s->stopped = TRUE;
   else if (empty && !s->events->end_element(s->user_data))
@@ -572,23 +667,22 @@ static const guchar *
 scan_end_tag(Scanner *s, const guchar *p)
 {
   const guchar *name = p + 2;
-  const guchar *name_end = scan_name(name);
 
-  if (!name_end)
-    return NULL;
-  p = skip_blanks(name_end);
-  if (*p != '>')
-    return NULL;
   s->depth--;
-  if (!s->events)
+  if (s->events)
     {
-      if ((gsize) (name_end - name) != s->open_length[s->depth]
-          || memcmp(name, s->open_name[s->depth], name_end - name) != 0)
-        return NULL;
+      if (!s->events->end_element(s->user_data))
+        s->stopped = TRUE;
+      return (const guchar *) memchr(name, '>', s->end - name) + 1;
     }
-  else if (!s->events->end_element(s->user_data))
-    s->stopped = TRUE;
-  return p + 1;
+
+  /* the open element's name, and nothing more of a name */
+  gsize length = s->open_length[s->depth];
+  if ((gsize) (s->end - name) <= length || memcmp(name, s->open_name[s->depth], length) != 0
+      || name_char[name[length]] || name[length] == ':' || name[length] >= 0x80)
+    return NULL;
+  p = skip_blanks(name + length);
+  return *p == '>' ? p + 1 : NULL;
 }
 
 /* Reports a piece of text ending at @end (event pass). */
@@ -601,99 +695,113 @@ report_text(Scanner *s, const gchar *text, gsize length, const guchar *end)
     s->stopped = TRUE;
 }
 
+static gboolean
+all_blank(const guchar *p, const guchar *end)
+{
+  for (; p < end; p++)
+    if (*p != ' ' && *p != '\t' && *p != '\n')
+      return FALSE;
+  return TRUE;
+}
+
 /* "<![CDATA[" at @p: the position after the section, or NULL. */
 static const guchar *
 scan_cdata(Scanner *s, const guchar *p)
 {
   const guchar *start = p + 9;
 
+  if (s->events)
+    {
+      p = memmem(start, s->end - start, "]]>", 3);
+      report_text(s, (const gchar *) start, p - start, p + 3);
+      return p + 3;
+    }
   p = start;
   while (!(p[0] == ']' && p[1] == ']' && p[2] == '>'))
     {
-      gint n = utf8_length(p);
+      if (p - start > SCAN_MAX_CHUNK)
+        return NULL;
+      gint n = scan_char(s, p);
       if (!n)
         return NULL;
       p += n;
     }
-  if (!s->events)
-    {
-      for (const guchar *q = start; q < p; q++)
-        if (*q != ' ' && *q != '\t' && *q != '\n' && !s->open_holds_text[s->depth - 1])
-          return NULL;
-      return p + 3;
-    }
-  report_text(s, (const gchar *) start, p - start, p + 3);
+  if (!s->open_holds_text[s->depth - 1] && !all_blank(start, p))
+    return NULL;
   return p + 3;
 }
 
-/* Character data at @p up to the next '<': the position of that '<', or
- * NULL. */
+/* Character data at @p up to the next '<' (check pass): the position of
+ * that '<', or NULL. */
 static const guchar *
-scan_text(Scanner *s, const guchar *p)
+check_text(Scanner *s, const guchar *p)
 {
   const guchar *start = p;
-  const guchar *run = p;
-  gboolean blank = TRUE;
-  gboolean decoded = FALSE;
+  const guchar *after_blanks = skip_blanks(p);
+
+  /* most text between elements is indentation */
+  if (*after_blanks == '<')
+    return after_blanks;
 
   for (;;)
     {
-      const guchar *q = p;
-      while (text_plain[*p])
-        p++;
-      if (blank)
-        for (; q < p; q++)
-          if (*q != ' ' && *q != '\t' && *q != '\n')
-            {
-              blank = FALSE;
-              break;
-            }
+      p = skip_plain_text(p);
       if (*p == '<')
         break;
       if (*p == ']')
         {
           if (p[1] == ']' && p[2] == '>')
             return NULL;
-          blank = FALSE;
           p++;
           continue;
         }
+      gint n;
+      gunichar c;
       if (*p == '&')
-        {
-          gunichar c;
-          gint n = parse_reference(p, &c);
-          if (!n)
-            return NULL;
-          blank = FALSE;
-          if (s->events)
-            {
-              if (!decoded)
-                s->scratch->len = 0;
-              decoded = TRUE;
-              g_string_append_len(s->scratch, (const gchar *) run, p - run);
-              append_unichar(s->scratch, c);
-              run = p + n;
-            }
-          p += n;
-          continue;
-        }
-      gint n = utf8_length(p);
+        n = parse_reference(p, &c);
+      else
+        n = scan_char(s, p);
       if (!n)
         return NULL;
-      blank = FALSE;
       p += n;
     }
-
-  if (!s->events)
-    return (blank || s->open_holds_text[s->depth - 1]) ? p : NULL;
-  if (decoded)
-    {
-      g_string_append_len(s->scratch, (const gchar *) run, p - run);
-      report_text(s, s->scratch->str, s->scratch->len, p);
-    }
-  else
-    report_text(s, (const gchar *) start, p - start, p);
+  /* references and ']' are not blank: no need to look at them again */
+  if (!s->open_holds_text[s->depth - 1] && !all_blank(start, p))
+    return NULL;
   return p;
+}
+
+/* Character data at @p up to the next '<' (event pass): reports it and
+ * returns the position of that '<'. */
+static const guchar *
+emit_text(Scanner *s, const guchar *p)
+{
+  /* The check pass let only blanks through outside the elements that hold
+   * text, and the loader ignores those. */
+  if (!s->open_holds_text[s->depth - 1])
+    return skip_blanks(p);
+
+  const guchar *lt = memchr(p, '<', s->end - p);
+
+  const guchar *amp = memchr(p, '&', lt - p);
+  if (!amp)
+    {
+      report_text(s, (const gchar *) p, lt - p, lt);
+      return lt;
+    }
+  s->scratch->len = 0;
+  while (amp)
+    {
+      gunichar c = 0;
+      gint n = parse_reference(amp, &c);
+      g_string_append_len(s->scratch, (const gchar *) p, amp - p);
+      append_unichar(s->scratch, c);
+      p = amp + n;
+      amp = memchr(p, '&', lt - p);
+    }
+  g_string_append_len(s->scratch, (const gchar *) p, lt - p);
+  report_text(s, s->scratch->str, s->scratch->len, lt);
+  return lt;
 }
 
 /* The content of the root element, from after its start tag to after its
@@ -704,11 +812,11 @@ scan_content(Scanner *s, const guchar *p)
   while (s->depth > 0 && !s->stopped)
     {
       if (p[0] != '<')
-        p = scan_text(s, p);
+        p = s->events ? emit_text(s, p) : check_text(s, p);
       else if (p[1] == '/')
         p = scan_end_tag(s, p);
       else if (p[1] == '!' && p[2] == '-' && p[3] == '-')
-        p = scan_comment(p);
+        p = scan_comment(s, p);
       else if (p[1] == '!' && memcmp(p, "<![CDATA[", 9) == 0)
         p = scan_cdata(s, p);
       else
@@ -719,48 +827,64 @@ scan_content(Scanner *s, const guchar *p)
   return p;
 }
 
-gboolean
-pdb_xml_scan(const gchar *buffer, gsize length, const PdbXmlScanEvents *events, gpointer user_data)
+/* The whole document; FALSE when the check fails. */
+static gboolean
+scan_document(Scanner *s)
 {
-  Scanner s = { 0 };
-  const guchar *p = (const guchar *) buffer;
-  gboolean ok = FALSE;
+  const guchar *p = s->buf;
 
-  scan_init_tables();
-  s.buf = p;
-  s.end = p + length;
-  s.events = events;
-  s.user_data = user_data;
-  s.pos_ptr = p;
-  s.line = 1;
-  s.column = 1;
-  if (events)
-    s.scratch = g_string_sized_new(256);
-
-  /* Any NUL byte stops every loop below; it must be the terminator. No CR
-   * at all: libxml2's line and column counting around CR is left to it. */
-  if (s.end[0] != '\0' || memchr(p, '\0', length) || memchr(p, '\r', length))
-    goto out;
   if (strncmp((const gchar *) p, "<?xml", 5) == 0 && (p[5] == ' ' || p[5] == '\t' || p[5] == '\n'))
     p = scan_xml_declaration(p);
   if (p)
-    p = scan_misc(p);
+    p = scan_misc(s, p);
   if (!p || p[0] != '<' || name_char[p[1]] != 1)
-    goto out;
-  p = scan_start_tag(&s, p);
+    return FALSE;
+  p = scan_start_tag(s, p);
   if (p)
-    p = scan_content(&s, p);
-  if (s.stopped)
-    {
-      ok = TRUE;
-      goto out;
-    }
+    p = scan_content(s, p);
+  if (s->stopped)
+    return TRUE;
   if (p)
-    p = scan_misc(p);
-  ok = p == s.end;
+    p = scan_misc(s, p);
+  return p == s->end;
+}
 
-out:
-  if (s.scratch)
-    g_string_free(s.scratch, TRUE);
-  return ok;
+gboolean
+pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts)
+{
+  Scanner s = { 0 };
+
+  scan_init_tables();
+  s.buf = (const guchar *) buffer;
+  s.end = s.buf + length;
+  s.ascii = TRUE;
+  /* Any NUL byte stops every loop: it must be the terminator. No CR at
+   * all: libxml2's line and column counting around CR is left to it. */
+  if (s.end[0] != '\0' || memchr(buffer, '\0', length) || memchr(buffer, '\r', length))
+    return FALSE;
+  if (!scan_document(&s))
+    return FALSE;
+  facts->ascii = s.ascii;
+  return TRUE;
+}
+
+void
+pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFacts *facts,
+                    const PdbXmlScanEvents *events, gpointer user_data)
+{
+  Scanner s = { 0 };
+
+  scan_init_tables();
+  s.buf = (const guchar *) buffer;
+  s.end = s.buf + length;
+  s.ascii = facts->ascii;
+  s.events = events;
+  s.user_data = user_data;
+  s.pos_ptr = s.buf;
+  s.line_start = s.buf;
+  s.line = 1;
+  s.column = 1;
+  s.scratch = g_string_sized_new(256);
+  scan_document(&s);
+  g_string_free(s.scratch, TRUE);
 }

@@ -37,14 +37,29 @@ typedef struct _PdbXmlScanEvents
   void (*consumed)(gpointer user_data, gsize offset);
 } PdbXmlScanEvents;
 
+/* Bytes the caller provides after the document: a NUL byte, then bytes
+ * that may be read but are ignored (the scanner reads 16 bytes at a time). */
+#define PDB_XML_SCAN_PADDING 16
+
+/* What the check learnt about a document, for the event pass. */
+typedef struct _PdbXmlScanFacts
+{
+  gboolean ascii;          /* no byte above 0x7F: columns are byte offsets */
+} PdbXmlScanFacts;
+
 /*
- * Scans @buffer (@length bytes followed by a NUL byte that is not part of
- * it). With @events NULL, only checks: TRUE when the document is
- * well-formed and inside the subset. With @events, reports the document of
- * a buffer that passed the check (the scan then skips checks the first
- * pass made) and returns TRUE.
+ * Checks @buffer (@length bytes followed by PDB_XML_SCAN_PADDING bytes, the
+ * first of them NUL): TRUE when the document is well-formed and inside the
+ * subset, with @facts filled in.
  */
-gboolean pdb_xml_scan(const gchar *buffer, gsize length, const PdbXmlScanEvents *events,
-                      gpointer user_data);
+gboolean pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts);
+
+/*
+ * Reports the document of a buffer that passed pdb_xml_scan_check() (this
+ * pass relies on it and skips the checks) until its end or until a
+ * callback returns FALSE.
+ */
+void pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFacts *facts,
+                         const PdbXmlScanEvents *events, gpointer user_data);
 
 #endif
