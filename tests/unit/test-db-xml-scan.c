@@ -230,6 +230,13 @@ static const struct
   { "CRLF", "\n", "\r\n", TRUE, FALSE },
   { "lone CR", "\n", "\r", TRUE, FALSE },
   { "CR in text", "Login", "Lo\r\ngin\rx", FALSE, FALSE },
+  { "CR in a comment", "header comment", "header\rcomment", FALSE, FALSE },
+  { "CR in an attribute", "id=\"rs1\"", "id=\"r\rs1\"", FALSE, FALSE },
+  { "CR between attributes", "name=\"r&amp;s\" id", "name=\"r&amp;s\"\r\nid", FALSE, FALSE },
+  { "CR in an end tag", "</rules>", "</rules\r>", FALSE, FALSE },
+  { "CR in the declaration", "encoding=", "\r\nencoding=", FALSE, FALSE },
+  { "CR after the root", "</patterndb>\n", "</patterndb>\r\n", FALSE, FALSE },
+  { "CR in CDATA", "Failed <password>", "Failed\r<password>", FALSE, FALSE },
   { "tab in attribute", "id=\"rule1\"", "id=\"rule\t1\"", FALSE, TRUE },
   { "newline in attribute", "name=\"r&amp;s\"", "name=\"r\n&amp;s\n\"", FALSE, TRUE },
   { "char refs in attribute", "id=\"rule1\"", "id=\"r&#9;u&#10;l&#13;e&#x26;&#60;&lt;&quot;&#x1F600;1\"", FALSE, TRUE },
@@ -339,7 +346,7 @@ Test(xml_scan, truncations, .init = setup, .fini = teardown)
 /* Each byte of the document replaced by a few troublesome ones. */
 Test(xml_scan, byte_replacements, .init = setup, .fini = teardown)
 {
-  static const gchar replacements[] = { '<', '&', '"', '\n', '\0', '\t' };
+  static const gchar replacements[] = { '<', '&', '"', '\n', '\0', '\t', '\r' };
   gsize length = strlen(base_document);
   gchar *copy = g_strdup(base_document);
 

@@ -858,9 +858,12 @@ pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts)
   s.buf = (const guchar *) buffer;
   s.end = s.buf + length;
   s.ascii = TRUE;
-  /* Any NUL byte stops every loop: it must be the terminator. No CR at
-   * all: libxml2's line and column counting around CR is left to it. */
-  if (s.end[0] != '\0' || memchr(buffer, '\0', length) || memchr(buffer, '\r', length))
+  /* Every loop stops at the terminating NUL. A NUL byte or a CR anywhere
+   * else fails the grammar where it stands (neither is a character that
+   * utf8_length() accepts, a blank or a name character), so files with CR
+   * line ends go to libxml2, whose line and column counting around CR the
+   * scanner does not copy. */
+  if (s.end[0] != '\0')
     return FALSE;
   if (!scan_document(&s))
     return FALSE;
