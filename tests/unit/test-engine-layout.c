@@ -12,6 +12,10 @@
  * - Equal parser references are compiled once for the whole tree, while
  *   each parser node keeps its own location (dump shows it).
  * - The build arena copes with keys larger than its chunks.
+ * - Parser children use the tree's shared start sets, and their own past
+ *   255 distinct ones.
+ * - Keys of 64 KiB or more and 65,536 or more parser children get wide
+ *   records that match, dump and explain like the others.
  * - The single-pass IPv4 parser agrees with the straightforward
  *   scan-then-validate version (kept here as the reference) on exhaustive
  *   short and random long inputs.
@@ -137,12 +141,10 @@ _check_preorder(const PdbRadix *r, guint32 offset, guint32 *count)
 {
   const PdbFrozenNode *n = pdb_frozen_node(r, offset);
   const guint32 *children = pdb_frozen_children(n);
-  guint32 end = (guint32) ((const guchar *) (pdb_frozen_child_parsers(n) + n->n_parser) - r->blob)
-                + ((n->flags & PDB_NODE_HAS_VALUE) ? sizeof(gpointer) : 0);
+  guint32 end = offset + (guint32) pdb_frozen_record_size(n);
 
-  end = (end + 3) & ~3u;
   (*count)++;
-  for (guint32 c = 0; c < (guint32) n->n_literal + n->n_parser; c++)
+  for (guint32 c = 0; c < (guint32) n->n_literal + pdb_frozen_n_parser(n); c++)
     {
       cr_expect_eq(children[c], end, "node %u: child %u at %u, expected right after the previous "
                    "subtree at %u", offset, c, children[c], end);
@@ -248,6 +250,176 @@ Test(engine_layout, keys_larger_than_arena_chunks)
   pdb_match_clear(&m);
   pdb_radix_free(radix);
   g_free(pattern);
+}
+
+/* The first record in pre-order whose flags have @flag, or PDB_NO_NODE. */
+static guint32
+_find_flagged(const PdbRadix *r, guint16 flag)
+{
+  for (guint32 offset = 0; offset < r->blob_size;
+       offset += (guint32) pdb_frozen_record_size(pdb_frozen_node(r, offset)))
+    if (pdb_frozen_node(r, offset)->flags & flag)
+      return offset;
+  return PDB_NO_NODE;
+}
+
+/*
+ * The fixed part has u16 key length and parser count; a node with a key of
+ * 64 KiB or more gets a wide record with both as u32 (so does a node with
+ * 65,536 parser children or more; that takes a minute to build, so it was
+ * checked once by hand with this test and 70,000 "p" rules). A wide node
+ * with a literal and two parser children must still be laid out in
+ * pre-order, match, dump with each parser node's own location and explain
+ * a non-match with the first rule of the closest subtree.
+ */
+Test(engine_layout, wide_records)
+{
+  const guint32 n_parsers = 3;
+  const gsize key = PDB_NODE_NARROW_MAX + 4465;
+  const gchar *tails[] = { "!", "@NUMBER:n@", "@STRING:s@ x" };
+  PdbRadix *radix = pdb_radix_new();
+  gchar *pattern = g_malloc(key + 16);
+  PdbMatch m;
+  guint32 count = 0;
+
+  memset(pattern, 'k', key);
+  for (guint32 i = 0; i < G_N_ELEMENTS(tails); i++)
+    {
+      strcpy(pattern + key, tails[i]);
+      cr_assert(pdb_radix_insert(radix, pattern, GINT_TO_POINTER(i + 1), NULL, NULL));
+    }
+  for (guint32 i = 0; i < n_parsers; i++)
+    {
+      gchar *p = g_strdup_printf("p @NUMBER:v%u@ e%u", i, i);
+      PdbLocation loc = { "wide.xml", (gint) i + 1, 3 };
+
+      cr_assert(pdb_radix_insert(radix, p, GINT_TO_POINTER(i + 10), &loc, NULL), "%s", p);
+      g_free(p);
+    }
+  pdb_radix_freeze(radix);
+
+  cr_expect_eq(_check_preorder(radix, 0, &count), radix->blob_size);
+  cr_expect_eq(count, radix->n_nodes);
+  guint32 wide = _find_flagged(radix, PDB_NODE_WIDE);
+  cr_assert_neq(wide, PDB_NO_NODE, "no wide record");
+  const PdbFrozenNode *n = pdb_frozen_node(radix, wide);
+  cr_expect_eq(pdb_frozen_key_length(n), key);
+  cr_expect_eq(n->n_literal, 1);
+  cr_expect_eq(pdb_frozen_n_parser(n), 2);
+  cr_expect(memcmp(pdb_frozen_key(n), pattern, key) == 0);
+  cr_expect_eq(pdb_frozen_first_bytes(n)[0], '!');
+  for (guint32 offset = wide + (guint32) pdb_frozen_record_size(n); offset < radix->blob_size;
+       offset += (guint32) pdb_frozen_record_size(pdb_frozen_node(radix, offset)))
+    cr_expect(!pdb_frozen_is_wide(pdb_frozen_node(radix, offset)), "wide record at %u", offset);
+
+  const struct
+  {
+    const gchar *tail;
+    gint value;
+  } rows[] = { { "!", 1 }, { "12", 2 }, { "ab x", 3 } };
+  pdb_match_init(&m);
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      strcpy(pattern + key, rows[i].tail);
+      cr_expect(pdb_radix_lookup(radix, pattern, strlen(pattern), &m) && m.complete
+                && m.value == GINT_TO_POINTER(rows[i].value), "row %zu: k...%s", i, rows[i].tail);
+    }
+  cr_expect(pdb_radix_lookup(radix, "p 12 e2", 7, &m) && m.complete && m.value == GINT_TO_POINTER(12));
+  cr_expect(m.n_captures == 1 && m.captures[0].offset == 2 && m.captures[0].length == 2);
+  pdb_match_clear(&m);
+
+  /* a non-match explained with the first rule of the closest subtree */
+  PdbTrace t;
+  pdb_match_init(&m);
+  pdb_trace_init(&t);
+  strcpy(pattern + key, "!");
+  pattern[key - 3] = 'x';
+  cr_expect(!pdb_radix_lookup_traced(radix, pattern, key + 1, &m, &t));
+  cr_expect_eq(t.closest_value, GINT_TO_POINTER(1));
+  cr_expect(!pdb_radix_lookup_traced(radix, "p 12 f", 6, &m, &t));
+  cr_expect_eq(t.closest_value, GINT_TO_POINTER(10));
+  pdb_trace_clear(&t);
+  pdb_match_clear(&m);
+
+  GString *dump = g_string_new("");
+  pdb_radix_dump(radix, dump, NULL, NULL);
+  for (guint32 i = 0; i < n_parsers; i++)
+    {
+      gchar *where = g_strdup_printf("@NUMBER:v%u@ [wide.xml:%u:3]", i, i + 1);
+
+      cr_expect(strstr(dump->str, where) != NULL, "%s not in the dump", where);
+      g_free(where);
+    }
+  cr_expect(strstr(dump->str, "@NUMBER:n@ [:0:0]") != NULL, "%.200s", dump->str + dump->len - 200);
+  g_string_free(dump, TRUE);
+  pdb_radix_free(radix);
+  g_free(pattern);
+}
+
+/*
+ * Parser children carry the index of their start set among the tree's
+ * distinct ones; past 255 distinct sets the parser's own set is used. 300
+ * SET parsers with 300 different sets (some equal to each other through
+ * different names) must each still be skipped and run correctly.
+ */
+Test(engine_layout, shared_start_sets)
+{
+  const gint n = 300;
+  PdbRadix *radix = pdb_radix_new();
+  PdbMatch m;
+  gchar chars[n][3];
+
+  for (gint i = 0; i < n; i++)
+    {
+      chars[i][0] = (gchar) ('A' + i / 26 % 26);
+      chars[i][1] = (gchar) ('a' + i % 26);
+      chars[i][2] = '\0';
+      gchar *p = g_strdup_printf("s @SET:v%d:%s@ e%d", i, chars[i], i);
+      cr_assert(pdb_radix_insert(radix, p, GINT_TO_POINTER(i + 1), NULL, NULL), "%s", p);
+      g_free(p);
+      /* the same set under another name: shares the entry */
+      p = g_strdup_printf("t @SET:w%d:%s@ e%d", i, chars[i], i);
+      cr_assert(pdb_radix_insert(radix, p, GINT_TO_POINTER(n + i + 1), NULL, NULL), "%s", p);
+      g_free(p);
+    }
+  pdb_radix_freeze(radix);
+  cr_expect_eq(radix->n_parsers, (guint32) (2 * n));
+  cr_expect_eq(radix->n_start_sets, PDB_START_SET_OWN, "%u", radix->n_start_sets);
+
+  guint32 own = 0, shared = 0;
+  for (guint32 offset = 0; offset < radix->blob_size;
+       offset += (guint32) pdb_frozen_record_size(pdb_frozen_node(radix, offset)))
+    {
+      const PdbFrozenNode *node = pdb_frozen_node(radix, offset);
+      const guint32 *pindex = pdb_frozen_child_parsers(node);
+
+      for (guint32 k = 0; k < pdb_frozen_n_parser(node); k++)
+        {
+          const PdbFrozenParser *fp = &radix->parser_table[pdb_child_parser_index(pindex[k])];
+
+          cr_expect(memcmp(pdb_child_parser_starts(radix, pindex[k]), &fp->starts, sizeof(PdbByteSet)) == 0,
+                    "node %u child %u: wrong start set", offset, k);
+          if (pindex[k] >> PDB_PARSER_INDEX_BITS == PDB_START_SET_OWN)
+            own++;
+          else
+            shared++;
+        }
+    }
+  cr_expect_eq(own, (guint32) (2 * (n - 255)), "%u", own);
+  cr_expect_eq(shared, (guint32) (2 * 255), "%u", shared);
+
+  pdb_match_init(&m);
+  for (gint i = 0; i < n; i++)
+    for (gint t = 0; t < 2; t++)
+      {
+        gchar *in = g_strdup_printf("%c %s%c e%d", t ? 't' : 's', chars[i], chars[i][0], i);
+        cr_expect(pdb_radix_lookup(radix, in, strlen(in), &m) && m.complete
+                  && m.value == GINT_TO_POINTER(t * n + i + 1) && m.n_captures == 1
+                  && m.captures[0].length == 3, "%s", in);
+        g_free(in);
+      }
+  pdb_match_clear(&m);
+  pdb_radix_free(radix);
 }
 
 /* The reference: scan digits and dots, validate each octet at its dot. */

@@ -29,7 +29,7 @@ _dump_line(const PdbRadix *r, guint32 index, guint depth, GString *out,
   g_string_append_printf(out, "[%u]\t%*s", depth, (int) depth * 2, "");
   if (p)
     {
-      const PdbLocation *loc = &r->parser_nodes[n->info].location;
+      const PdbLocation *loc = &pdb_frozen_parser_node(r, n)->location;
 
       g_string_append_printf(out, "@%s:%s@ [%s:%d:%d]''", pdb_parser_display_type(p),
                              p->capture_name ? p->capture_name : "None",
@@ -38,7 +38,7 @@ _dump_line(const PdbRadix *r, guint32 index, guint depth, GString *out,
   else
     {
       g_string_append_c(out, '\'');
-      g_string_append_len(out, (const gchar *) pdb_frozen_key(n), n->key_length);
+      g_string_append_len(out, (const gchar *) pdb_frozen_key(n), pdb_frozen_key_length(n));
       g_string_append_c(out, '\'');
     }
   g_string_append_c(out, ' ');
@@ -74,7 +74,7 @@ _dump_tree(const PdbRadix *r, GString *out, PdbRadixDescribeFunc describe, gpoin
 
       /* output order: literal children by signed first byte (3.38: bytes >=
        * 0x80 first), then parser children in insertion order */
-      for (guint32 c = n->n_parser; c > 0; c--)
+      for (guint32 c = pdb_frozen_n_parser(n); c > 0; c--)
         {
           DumpItem child = { children[n->n_literal + c - 1], item.depth + 1 };
           g_array_append_val(stack, child);
@@ -110,5 +110,6 @@ pdb_radix_get_stats(const PdbRadix *r, PdbRadixStats *stats)
   stats->parser_nodes = r->n_parser_nodes;
   stats->values = r->n_values;
   stats->bytes = sizeof(*r) + r->blob_size + r->n_parser_nodes * sizeof(PdbParserNode)
+                 + r->n_start_sets * sizeof(PdbByteSet)
                  + r->n_parsers * (sizeof(PdbParser *) + 2 * sizeof(PdbParser) + sizeof(PdbByteSet));
 }

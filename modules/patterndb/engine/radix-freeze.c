@@ -8,8 +8,10 @@
  * node's first child follows it directly), carrying its key, its value
  * and, for each child, the child's offset and first byte or parser index;
  * the tree's distinct parsers (its parser cache) are in parsers and, by
- * value with their start sets, in parser_table; the build tree, its arena
- * and the cache are gone. Nothing changes afterwards.
+ * value with their start sets, in parser_table (cache-line aligned); the
+ * distinct start sets (at most 255) are in start_sets; parser_nodes is in
+ * pre-order (sorted by offset); the build tree, its arena and the cache
+ * are gone. Nothing changes afterwards.
  */
 #include "engine/radix-node.h"
 
@@ -19,6 +21,7 @@ typedef struct _Freezer
 {
   PdbRadix *radix;
   guint32 n_parser_nodes;  /* written so far */
+  guint8 *set_ids;         /* of each parser: its index in start_sets, or PDB_START_SET_OWN */
 } Freezer;
 
 /* The label stored with @b's value (radix.h), or NULL. */
@@ -33,6 +36,13 @@ _label(const PdbRadix *r, const PdbBuildNode *b, gsize *length)
   return label && *length <= PDB_RADIX_MAX_LABEL ? label : NULL;
 }
 
+/* Key lengths and parser counts that do not fit the u16 fields. */
+static gboolean
+_is_wide(const PdbBuildNode *b)
+{
+  return b->key_length > PDB_NODE_NARROW_MAX || b->n_pchildren > PDB_NODE_NARROW_MAX;
+}
+
 static gsize
 _record_size(const PdbRadix *r, const PdbBuildNode *b)
 {
@@ -40,7 +50,8 @@ _record_size(const PdbRadix *r, const PdbBuildNode *b)
 
   /* parser nodes have no key; records start at multiples of 4, so the
    * padding before the child offsets is computed from the record start */
-  gsize size = sizeof(PdbFrozenNode) + b->key_length + b->n_children;
+  gsize size = sizeof(PdbFrozenNode) + (_is_wide(b) ? 2 * sizeof(guint32) : 0)
+               + b->key_length + b->n_children;
 
   size = (size + 3) & ~(gsize) 3;
   size += sizeof(guint32) * ((gsize) b->n_children + 2 * (gsize) b->n_pchildren);
@@ -71,14 +82,22 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
 
   memset(n, 0, size);
   n->n_literal = b->n_children;
-  n->n_parser = b->n_pchildren;
-  n->any_value = PDB_NO_NODE;
-  n->info = PDB_NO_PARSER;
-  n->key_length = b->key_length;
+  if (_is_wide(b))
+    {
+      guint32 wide[2] = { b->key_length, b->n_pchildren };
+
+      n->flags |= PDB_NODE_WIDE;
+      memcpy(n + 1, wide, sizeof(wide));
+    }
+  else
+    {
+      n->n_parser = (guint16) b->n_pchildren;
+      n->key_length = (guint16) b->key_length;
+    }
   if (b->has_value)
     {
       n->flags |= PDB_NODE_HAS_VALUE;
-      memcpy((guchar *) (pdb_frozen_child_parsers(n) + n->n_parser), &b->value, sizeof(gpointer));
+      memcpy((guchar *) (pdb_frozen_child_parsers(n) + b->n_pchildren), &b->value, sizeof(gpointer));
       r->n_values++;
       if (label)
         {
@@ -95,7 +114,9 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
 
       pn->location = *location;
       pn->parser = parser_index;
-      n->info = f->n_parser_nodes++;
+      pn->offset = offset;
+      f->n_parser_nodes++;
+      n->flags |= PDB_NODE_IS_PARSER;
     }
   else
     {
@@ -106,12 +127,13 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
   guchar *first = (guchar *) pdb_frozen_first_bytes(n);
   for (guint32 c = 0; c < b->n_children; c++)
     first[c] = (guchar) b->children[c]->key[0];
+  g_assert(pdb_frozen_record_size(n) == size);
   return size;
 }
 
 /* Pre-order, iteratively (trees are as deep as their longest pattern). */
 static void
-_write_blob(Freezer *f, guint32 *order)
+_write_blob(Freezer *f)
 {
   PdbRadix *r = f->radix;
   gsize capacity = 64, depth = 0;
@@ -129,13 +151,14 @@ _write_blob(Freezer *f, guint32 *order)
       if (p.node->parser)
         {
           parser_index = p.node->parser->table_index;
-          memcpy(r->blob + p.parser_slot, &parser_index, sizeof(guint32));
+          guint32 packed = ((guint32) f->set_ids[parser_index] << PDB_PARSER_INDEX_BITS) | parser_index;
+          memcpy(r->blob + p.parser_slot, &packed, sizeof(guint32));
         }
       if (p.slot != PDB_NO_NODE)
         memcpy(r->blob + p.slot, &offset, sizeof(guint32));
       PdbLocation location = { p.node->parser ? p.node->file : NULL, p.node->line, p.node->column };
       end += _write_record(f, p.node, offset, parser_index, p.node->parser ? &location : NULL);
-      order[count++] = offset;
+      count++;
 
       if (depth + p.node->n_children + p.node->n_pchildren > capacity)
         {
@@ -190,47 +213,113 @@ _measure(PdbRadix *r)
             r->blob_size);
 }
 
-/* Reverse pre-order visits children before parents: remember one node
- * with a value in each subtree, for explaining non-matches. */
-static void
-_fill_any_value(PdbRadix *r, const guint32 *order)
+const PdbParserNode *
+pdb_frozen_parser_node(const PdbRadix *r, const PdbFrozenNode *n)
 {
-  for (gint64 i = (gint64) r->n_nodes - 1; i >= 0; i--)
+  guint32 offset = (guint32) ((const guchar *) n - r->blob);
+  guint32 lo = 0, hi = r->n_parser_nodes;
+
+  if (!(n->flags & PDB_NODE_IS_PARSER))
+    return NULL;
+  while (lo < hi)
     {
-      PdbFrozenNode *n = (PdbFrozenNode *) (r->blob + order[i]);
-      const guint32 *children = pdb_frozen_children(n);
-      guint32 count = (guint32) n->n_literal + n->n_parser;
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (r->parser_nodes[mid].offset < offset)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_assert(lo < r->n_parser_nodes && r->parser_nodes[lo].offset == offset);
+  return &r->parser_nodes[lo];
+}
+
+guint32
+pdb_frozen_any_value(const PdbRadix *r, guint32 offset)
+{
+  /* pre-order: the subtree is the records from @offset on until every
+   * child announced by a record has been passed */
+  guint64 pending = 1;
+
+  while (pending)
+    {
+      const PdbFrozenNode *n = pdb_frozen_node(r, offset);
 
       if (n->flags & PDB_NODE_HAS_VALUE)
-        n->any_value = order[i];
-      for (guint32 c = 0; c < count && n->any_value == PDB_NO_NODE; c++)
-        n->any_value = pdb_frozen_node(r, children[c])->any_value;
+        return offset;
+      pending += (guint64) n->n_literal + pdb_frozen_n_parser(n) - 1;
+      offset += (guint32) pdb_frozen_record_size(n);
     }
+  return PDB_NO_NODE;
+}
+
+static guint
+_byte_set_hash(gconstpointer p)
+{
+  const PdbByteSet *set = p;
+  guint h = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS(set->bits); i++)
+    h = h * 31 + set->bits[i];
+  return h;
+}
+
+static gboolean
+_byte_set_equal(gconstpointer a, gconstpointer b)
+{
+  return memcmp(a, b, sizeof(PdbByteSet)) == 0;
 }
 
 /* The distinct parsers are the cache's: each gets a table entry (and a
- * reference of the frozen tree) and remembers its index for _write_blob(). */
+ * reference of the frozen tree) and remembers its index for _write_blob().
+ * Equal start sets get one entry in start_sets while there are at most
+ * 255 distinct ones; the parsers whose set did not fit use their own. */
 static void
-_take_parsers(PdbRadix *r)
+_take_parsers(Freezer *f)
 {
+  PdbRadix *r = f->radix;
   GHashTableIter iter;
   gpointer parser;
   guint32 i = 0;
+  GHashTable *sets = g_hash_table_new(_byte_set_hash, _byte_set_equal);
 
   r->n_parsers = g_hash_table_size(r->parser_cache);
+  if (r->n_parsers > PDB_PARSER_INDEX_MASK + 1)
+    g_error("patterndb: the pattern tree has %u distinct parsers; at most %u are supported",
+            r->n_parsers, PDB_PARSER_INDEX_MASK + 1);
   r->parsers = g_new(PdbParser *, MAX(r->n_parsers, 1));
-  r->parser_table = g_new(PdbFrozenParser, MAX(r->n_parsers, 1));
+  r->parser_table = g_aligned_alloc(MAX(r->n_parsers, 1), sizeof(PdbFrozenParser), PDB_CACHE_LINE);
+  r->start_sets = g_new(PdbByteSet, PDB_START_SET_OWN);
+  r->n_start_sets = 0;
+  f->set_ids = g_new(guint8, MAX(r->n_parsers, 1));
   g_hash_table_iter_init(&iter, r->parser_cache);
   while (g_hash_table_iter_next(&iter, NULL, &parser))
     {
       PdbParser *p = parser;
+      gpointer id;
 
       p->table_index = i;
       r->parsers[i] = pdb_parser_ref(p);
       r->parser_table[i].parser = *p;
+      if (p->param && strlen(p->param) < PDB_FROZEN_PARAM_INLINE)
+        {
+          strcpy(r->parser_table[i].param_copy, p->param);
+          r->parser_table[i].parser.param = r->parser_table[i].param_copy;
+        }
       pdb_parser_start_set(p, &r->parser_table[i].starts);
+      if (g_hash_table_lookup_extended(sets, &r->parser_table[i].starts, NULL, &id))
+        f->set_ids[i] = (guint8) GPOINTER_TO_UINT(id);
+      else if (r->n_start_sets < PDB_START_SET_OWN)
+        {
+          r->start_sets[r->n_start_sets] = r->parser_table[i].starts;
+          g_hash_table_insert(sets, &r->start_sets[r->n_start_sets], GUINT_TO_POINTER(r->n_start_sets));
+          f->set_ids[i] = (guint8) r->n_start_sets++;
+        }
+      else
+        f->set_ids[i] = PDB_START_SET_OWN;
       i++;
     }
+  g_hash_table_destroy(sets);
 }
 
 /* 1, 2, ...: never 0, not repeated within 2^32 freezes. */
@@ -255,19 +344,16 @@ pdb_radix_get_serial(const PdbRadix *radix)
 void
 pdb_radix_freeze(PdbRadix *r)
 {
-  Freezer f = { r, 0 };
-  guint32 *order;
+  Freezer f = { r, 0, NULL };
 
   if (r->frozen)
     return;
-  _take_parsers(r);
+  _take_parsers(&f);
   _measure(r);
   r->blob = g_malloc(r->blob_size);
   r->parser_nodes = g_new(PdbParserNode, MAX(r->n_parser_nodes, 1));
-  order = g_new(guint32, r->n_nodes);
-  _write_blob(&f, order);
-  _fill_any_value(r, order);
-  g_free(order);
+  _write_blob(&f);
+  g_free(f.set_ids);
 
   pdb_radix_release_build(r);
   r->serial = _next_serial();
@@ -280,11 +366,14 @@ pdb_radix_free_frozen(PdbRadix *r)
   for (guint32 i = 0; i < r->n_parsers; i++)
     pdb_parser_free(r->parsers[i]);
   g_free(r->parsers);
-  g_free(r->parser_table);
+  g_aligned_free(r->parser_table);
+  g_free(r->start_sets);
   g_free(r->parser_nodes);
   g_free(r->blob);
   r->parsers = NULL;
   r->parser_table = NULL;
+  r->start_sets = NULL;
+  r->n_start_sets = 0;
   r->parser_nodes = NULL;
   r->blob = NULL;
   r->n_parsers = r->n_parser_nodes = r->n_nodes = 0;

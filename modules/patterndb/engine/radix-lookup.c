@@ -136,7 +136,7 @@ _describe_node(const PdbRadix *r, guint32 index)
   if (p)
     return g_strdup_printf("@%s:%s%s%s@", p->type_text, p->name ? p->name : "",
                            p->param ? ":" : "", p->param ? p->param : "");
-  return g_strdup_printf("'%.*s'", (int) n->key_length, pdb_frozen_key(n));
+  return g_strdup_printf("'%.*s'", (int) pdb_frozen_key_length(n), pdb_frozen_key(n));
 }
 
 /* Something failed at input offset @pos in the subtree of @index, and
@@ -152,7 +152,7 @@ _note(Lookup *l, guint32 index, gsize pos, gchar *expected)
       g_ptr_array_set_size(t->expected, 0);
       g_array_set_size(t->steps, 0);
       g_array_append_vals(t->steps, l->path->data, l->path->len);
-      guint32 any = pdb_frozen_node(l->r, index)->any_value;
+      guint32 any = pdb_frozen_any_value(l->r, index);
       t->closest_value = any != PDB_NO_NODE ? pdb_frozen_value(pdb_frozen_node(l->r, any)) : NULL;
     }
   if (pos == t->furthest_offset && t->expected->len < PDB_TRACE_MAX_EXPECTED)
@@ -174,7 +174,7 @@ _note_children(Lookup *l, guint32 index, gsize pos)
 {
   const PdbFrozenNode *n = pdb_frozen_node(l->r, index);
   const guint32 *children = pdb_frozen_children(n);
-  guint32 count = (guint32) n->n_literal + n->n_parser;
+  guint32 count = (guint32) n->n_literal + pdb_frozen_n_parser(n);
 
   if (count == 0)
     _note(l, index, pos, g_strdup("nothing more (the pattern ended before the message)"));
@@ -198,7 +198,7 @@ _push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsi
   else
     {
       s.literal = (const gchar *) pdb_frozen_key(n);
-      s.literal_length = n->key_length;
+      s.literal_length = pdb_frozen_key_length(n);
     }
   s.offset = pos;
   s.length = length;
@@ -250,11 +250,11 @@ _bytes_equal(const guchar *a, const guchar *b, gsize n)
  * the difference is (*end in the input, *key_end in the key).
  */
 static inline gboolean
-_match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize *key_end)
+_match_key(const Lookup *l, const PdbFrozenNode *n, const guchar *key, gsize klen, gsize off,
+           gsize *end, gsize *key_end)
 {
-  const guchar *key = pdb_frozen_key(n);
   const guchar *in = l->in + off;
-  gsize klen = n->key_length, avail = l->len - off;
+  gsize avail = l->len - off;
   gsize i = 0, j = 0;
 
   if (G_LIKELY(!(n->flags & PDB_NODE_KEY_HAS_LF)))
@@ -288,10 +288,8 @@ _match_key(const Lookup *l, const PdbFrozenNode *n, gsize off, gsize *end, gsize
 
 /* The literal child whose key starts with @c, or -1. */
 static inline gint
-_literal_child(const PdbFrozenNode *n, guchar c)
+_literal_child(const PdbFrozenNode *n, const guchar *first, guchar c)
 {
-  const guchar *first = pdb_frozen_first_bytes(n);
-
   if (n->n_literal == 1)
     return first[0] == c ? 0 : -1;
   if (n->n_literal <= 8)
@@ -314,6 +312,8 @@ _visit(Lookup *l, guint32 index, gsize off)
   guint path_mark = G_UNLIKELY(l->trace) ? l->path->len : 0;
   guint entry_captures = l->match->n_captures;
   gsize pos, key_pos;
+  guint32 n_parser, key_length;
+  const guchar *key, *first;
 
   /* Nodes whose only remaining alternative is one child continue here
    * instead of recursing; a failure anywhere below unwinds to this frame's
@@ -324,7 +324,21 @@ again:
     for (guint line = 1; line <= PDB_PREFETCH_LINES; line++)
       __builtin_prefetch((const guchar *) n + 64 * line);
   l->steps++;
-  if (!_match_key(l, n, off, &pos, &key_pos))
+  /* the record's fields once per visit (the accessors check PDB_NODE_WIDE each time) */
+  if (G_LIKELY(!pdb_frozen_is_wide(n)))
+    {
+      key = (const guchar *) (n + 1);
+      key_length = n->key_length;
+      n_parser = n->n_parser;
+    }
+  else
+    {
+      key = pdb_frozen_key(n);
+      key_length = pdb_frozen_key_length(n);
+      n_parser = pdb_frozen_n_parser(n);
+    }
+  first = key + key_length;
+  if (!_match_key(l, n, key, key_length, off, &pos, &key_pos))
     {
       if (G_UNLIKELY(l->trace))
         {
@@ -334,12 +348,12 @@ again:
               _push_step(l, n, NULL, off, pos - off, NULL);
               g_array_index(l->path, PdbTraceStep, l->path->len - 1).literal_length = key_pos;
             }
-          _note(l, index, pos, g_strdup_printf("'%.*s'", (int) (n->key_length - key_pos),
-                                               pdb_frozen_key(n) + key_pos));
+          _note(l, index, pos, g_strdup_printf("'%.*s'", (int) (key_length - key_pos),
+                                               key + key_pos));
         }
       goto fail;
     }
-  if (G_UNLIKELY(l->trace) && n->key_length)
+  if (G_UNLIKELY(l->trace) && key_length)
     _push_step(l, n, NULL, off, pos - off, NULL);
 
   if (pos == l->len)
@@ -360,7 +374,7 @@ again:
       goto fail;
     }
 
-  children = pdb_frozen_children(n);
+  children = (const guint32 *) (((guintptr) (first + n->n_literal) + 3) & ~(guintptr) 3);
 
   /* c. literal child first */
   if (n->n_literal)
@@ -374,11 +388,11 @@ again:
           cpos++;
           c = '\n';
         }
-      k = _literal_child(n, c);
+      k = _literal_child(n, first, c);
       if (k >= 0)
         {
           /* nothing to fall back to here: continue in the child without recursing */
-          if (n->n_parser == 0 && !(n->flags & PDB_NODE_HAS_VALUE))
+          if (n_parser == 0 && !(n->flags & PDB_NODE_HAS_VALUE))
             {
               index = children[k];
               off = cpos;
@@ -394,21 +408,23 @@ again:
 
   /* d. then parser children in insertion order, backtracking; a parser
    * whose start set lacks the next byte is skipped without being run */
-  if (n->n_parser)
+  if (n_parser)
     {
       const guint32 *pchildren = children + n->n_literal;
-      const guint32 *pindex = pdb_frozen_child_parsers(n);
+      const guint32 *pindex = pchildren + n_parser;
       guchar c = l->in[pos];
 
-      for (guint32 k = 0; k < n->n_parser; k++)
+      for (guint32 k = 0; k < n_parser; k++)
         {
-          const PdbFrozenParser *fp = &r->parser_table[pindex[k]];
+          guint32 packed = pindex[k];
+          const PdbFrozenParser *fp = &r->parser_table[pdb_child_parser_index(packed)];
           const PdbParser *parser = &fp->parser;
           PdbParseResult res;
           guint saved = l->match->n_captures;
 
           l->steps++;
-          if (!pdb_byte_set_has(&fp->starts, c))
+          /* the shared start set (a few hot lines) before the parser's own entry */
+          if (!pdb_byte_set_has(pdb_child_parser_starts(r, packed), c))
             {
               if (G_UNLIKELY(l->trace))
                 _note(l, pchildren[k], pos, _describe_node(r, pchildren[k]));
@@ -425,7 +441,7 @@ again:
             _push_capture(l, parser, pos, &res);
           if (G_UNLIKELY(l->trace))
             _push_step(l, NULL, parser, pos, res.consumed, &res);
-          if (k + 1 == n->n_parser && !(n->flags & PDB_NODE_HAS_VALUE))
+          if (k + 1 == n_parser && !(n->flags & PDB_NODE_HAS_VALUE))
             {
               index = pchildren[k];
               off = pos + res.consumed;

@@ -43,32 +43,47 @@
  *           `- children: 'u' -> ['user ']
  *
  *   one record (starts at a multiple of 4)
- *   +------------+----------+------+-----------+-----------+-------+
- *   | key_length | n_parser | info | any_value | n_literal | flags |  PdbFrozenNode, 20 bytes
- *   |    u32     |   u32    | u32  |    u32    |    u16    |  u16  |
- *   +------------+----------+------+-----------+-----------+-------+
+ *   +------------+----------+-----------+-------+
+ *   | key_length | n_parser | n_literal | flags |  PdbFrozenNode, 8 bytes
+ *   |    u16     |   u16    |    u16    |  u16  |
+ *   +------------+----------+-----------+-------+-------------------+
+ *   | only if flags has PDB_NODE_WIDE (a key of 64 KiB or more, or  |
+ *   |   65,536 parser children or more): key_length, n_parser as   |
+ *   |   u32 x 2, and the u16 fields above are not used             |
  *   | key bytes, inline                       key_length           |
  *   | first byte of each literal child        n_literal            |
  *   | padding to 4                                                 |
  *   | child offsets: literal children (by first byte), then        |
  *   |   parser children (insertion order)     u32 x (n_literal + n_parser)
- *   | parser index of each parser child       u32 x n_parser       |
+ *   | parser of each parser child: start set  u32 x n_parser       |
+ *   |   id << 24 | index in parser_table      (PDB_PARSER_INDEX_BITS)
  *   | value, if flags has PDB_NODE_HAS_VALUE  pointer (unaligned)  |
  *   | label, if flags has PDB_NODE_HAS_LABEL  u8 length + bytes    |
  *   | padding to 4                                                 |
  *   +--------------------------------------------------------------+
+ *
+ * The fixed part is kept small because the records a lookup visits are
+ * its cache misses (at 1,000-10,000 rules most of the L1 misses of a
+ * message): 8 bytes instead of 20 put more of the key, the first bytes and
+ * the child offsets in the line the visit touches first. What only `dump`
+ * and tracing need is not in the record: a parser node's location is in
+ * parser_nodes (sorted by record offset, found by binary search,
+ * pdb_frozen_parser_node()), and the node with a value that explains a
+ * non-match is found by walking the subtree's records
+ * (pdb_frozen_any_value(): pre-order, so the first record with a value).
  *
  * So a visit reads one record: the key compare starts right after the
  * fixed part, literal dispatch scans the first-byte list, and a parser
  * child is tried by its index in `parser_table` without touching the
  * child's record. Each DISTINCT parser reference is compiled once per tree
  * (`parsers`, shared through the build-time parser cache) and copied by
- * value into the contiguous `parser_table` together with its start set
- * (pdb_parser_start_set(): every byte an accepted input can start with);
- * a parser child whose start set lacks the next input byte is skipped
- * without running it. What a parser node has of its own (its location,
- * for `dump`) is in `parser_nodes[info]`; `any_value` (a node with a value
- * in the subtree, for explaining non-matches) is only read when tracing.
+ * value into the contiguous, cache-line aligned `parser_table` together
+ * with its start set (pdb_parser_start_set(): every byte an accepted input
+ * can start with) and a copy of a short param; a parser child whose start
+ * set lacks the next input byte is skipped without running it, and the
+ * start sets the filter reads are the tree's distinct ones (`start_sets`,
+ * a few lines that stay in cache). What a parser node has of its own (its
+ * location, for `dump`) is in `parser_nodes`.
  * Nothing is allocated, copied or locked per lookup (captures are offsets
  * into the caller's buffer). The label (a rule's id, given by the
  * tree's label function at freeze) sits right after the value, in the
@@ -211,38 +226,65 @@ void pdb_radix_free_frozen(PdbRadix *radix);
 
 /* The fixed part of a node record; the variable part follows it (see THE
  * FROZEN LAYOUT above). Records start at multiples of 4 in PdbRadix.blob
- * and a node is named by the byte offset of its record. */
+ * and a node is named by the byte offset of its record. Read the key
+ * length and the number of parser children with pdb_frozen_key_length()
+ * and pdb_frozen_n_parser(): a record with PDB_NODE_WIDE (a key of 64 KiB
+ * or more, or 65,536 parser children or more) has them as two u32 right
+ * after the fixed part and the u16 fields are not used. */
 typedef struct _PdbFrozenNode
 {
-  guint32 key_length;
-  guint32 n_parser;        /* parser children */
-  guint32 info;            /* parser nodes: index into parser_nodes; else PDB_NO_PARSER */
-  guint32 any_value;       /* a node with a value in this subtree, or PDB_NO_NODE */
+  guint16 key_length;
+  guint16 n_parser;        /* parser children */
   guint16 n_literal;       /* literal children (<= 256: one per first byte) */
   guint16 flags;
 } PdbFrozenNode;
 
-G_STATIC_ASSERT(sizeof(PdbFrozenNode) == 20);
+G_STATIC_ASSERT(sizeof(PdbFrozenNode) == 8);
 
 #define PDB_NO_NODE G_MAXUINT32
 
 #define PDB_NODE_HAS_VALUE 0x1
 #define PDB_NODE_KEY_HAS_LF 0x2   /* key contains '\n': use the CRLF-aware compare */
 #define PDB_NODE_HAS_LABEL 0x4    /* the value is followed by its label (u8 length, bytes) */
+#define PDB_NODE_IS_PARSER 0x8    /* a parser node: its PdbParserNode is in parser_nodes */
+#define PDB_NODE_WIDE 0x10        /* key length and parser count are u32 after the fixed part */
+
+#define PDB_NODE_NARROW_MAX G_MAXUINT16
+
+#define PDB_CACHE_LINE 64
+#define PDB_FROZEN_PARAM_INLINE 32
 
 /* A distinct compiled parser (equal references share one entry), with the
- * bytes an input it accepts can start with. */
+ * bytes an input it accepts can start with. Entries start on cache lines
+ * (parser_table is allocated aligned), so what a parse reads first (parse,
+ * param, capture_name) is one line, and a short param (ESTRING's
+ * delimiter) is copied into the entry instead of being another miss. */
 typedef struct _PdbFrozenParser
 {
+  PdbParser parser;        /* a copy; the strings belong to PdbRadix.parsers[i], but param
+                            * points to param_copy below when that holds it */
   PdbByteSet starts;       /* pdb_parser_start_set() */
-  PdbParser parser;        /* a copy; the strings belong to PdbRadix.parsers[i] */
-} PdbFrozenParser;
+  gchar param_copy[PDB_FROZEN_PARAM_INLINE];
+} __attribute__((aligned(PDB_CACHE_LINE))) PdbFrozenParser;
 
-/* What a parser node has of its own: where it was written. */
+/* A parser child's entry in a record: its parser's index into
+ * parser_table in the low PDB_PARSER_INDEX_BITS bits, and in the top 8
+ * bits the index of the parser's start set in start_sets (equal sets are
+ * stored once, so the first-byte filter reads a few hot cache lines and
+ * touches the parser's own entry only when the byte passes), or
+ * PDB_START_SET_OWN when the tree has more than 255 distinct start sets:
+ * then parser_table[i].starts is used. */
+#define PDB_PARSER_INDEX_BITS 24
+#define PDB_PARSER_INDEX_MASK ((1u << PDB_PARSER_INDEX_BITS) - 1)
+#define PDB_START_SET_OWN 255u
+
+/* What a parser node has of its own: where it was written. parser_nodes
+ * is in pre-order, so sorted by offset (pdb_frozen_parser_node()). */
 typedef struct _PdbParserNode
 {
   PdbLocation location;
   guint32 parser;          /* index into parsers / parser_table */
+  guint32 offset;          /* the node's record */
 } PdbParserNode;
 
 struct _PdbRadix
@@ -262,6 +304,8 @@ struct _PdbRadix
   PdbParser **parsers;     /* distinct parsers (owned) */
   PdbFrozenParser *parser_table;   /* the same, by value, contiguous (lookups read these) */
   guint32 n_parsers;
+  PdbByteSet *start_sets; /* distinct start sets of parser_table (at most 255) */
+  guint32 n_start_sets;
   PdbParserNode *parser_nodes;
   guint32 n_parser_nodes;
   PdbRadixLabelFunc label_func;    /* labels stored next to values at freeze, or NULL */
@@ -274,6 +318,34 @@ pdb_frozen_node(const PdbRadix *r, guint32 offset)
   return (const PdbFrozenNode *) (r->blob + offset);
 }
 
+static inline gboolean
+pdb_frozen_is_wide(const PdbFrozenNode *n)
+{
+  return (n->flags & PDB_NODE_WIDE) != 0;
+}
+
+static inline guint32
+pdb_frozen_key_length(const PdbFrozenNode *n)
+{
+  guint32 v;
+
+  if (G_LIKELY(!pdb_frozen_is_wide(n)))
+    return n->key_length;
+  memcpy(&v, n + 1, sizeof(v));
+  return v;
+}
+
+static inline guint32
+pdb_frozen_n_parser(const PdbFrozenNode *n)
+{
+  guint32 v;
+
+  if (G_LIKELY(!pdb_frozen_is_wide(n)))
+    return n->n_parser;
+  memcpy(&v, (const guchar *) (n + 1) + sizeof(guint32), sizeof(v));
+  return v;
+}
+
 /* The variable part, in this order: the key (right after the fixed part,
  * so that the first compare touches the record's first cache line), the
  * first byte of each literal child, padding to 4, the child offsets, the
@@ -281,14 +353,14 @@ pdb_frozen_node(const PdbRadix *r, guint32 offset)
 static inline const guchar *
 pdb_frozen_key(const PdbFrozenNode *n)
 {
-  return (const guchar *) (n + 1);
+  return (const guchar *) (n + 1) + (pdb_frozen_is_wide(n) ? 2 * sizeof(guint32) : 0);
 }
 
 /* The first key byte of each literal child. */
 static inline const guchar *
 pdb_frozen_first_bytes(const PdbFrozenNode *n)
 {
-  return pdb_frozen_key(n) + n->key_length;
+  return pdb_frozen_key(n) + pdb_frozen_key_length(n);
 }
 
 /* Child offsets: literal children (by first byte), then parser children. */
@@ -304,7 +376,7 @@ pdb_frozen_children(const PdbFrozenNode *n)
 static inline const guint32 *
 pdb_frozen_child_parsers(const PdbFrozenNode *n)
 {
-  return pdb_frozen_children(n) + n->n_literal + n->n_parser;
+  return pdb_frozen_children(n) + n->n_literal + pdb_frozen_n_parser(n);
 }
 
 /* Only for nodes with PDB_NODE_HAS_VALUE. */
@@ -313,7 +385,7 @@ pdb_frozen_value(const PdbFrozenNode *n)
 {
   gpointer v;
 
-  memcpy(&v, pdb_frozen_child_parsers(n) + n->n_parser, sizeof(v));
+  memcpy(&v, pdb_frozen_child_parsers(n) + pdb_frozen_n_parser(n), sizeof(v));
   return v;
 }
 
@@ -321,15 +393,55 @@ pdb_frozen_value(const PdbFrozenNode *n)
 static inline const guchar *
 pdb_frozen_label(const PdbFrozenNode *n)
 {
-  return (const guchar *) (pdb_frozen_child_parsers(n) + n->n_parser) + sizeof(gpointer);
+  return (const guchar *) (pdb_frozen_child_parsers(n) + pdb_frozen_n_parser(n)) + sizeof(gpointer);
 }
+
+/* The size of @n's record (to its padded end: the next record in pre-order starts there). */
+static inline gsize
+pdb_frozen_record_size(const PdbFrozenNode *n)
+{
+  const guchar *end = (const guchar *) (pdb_frozen_child_parsers(n) + pdb_frozen_n_parser(n));
+
+  if (n->flags & PDB_NODE_HAS_VALUE)
+    end += sizeof(gpointer);
+  if (n->flags & PDB_NODE_HAS_LABEL)
+    end += 1 + end[0];
+  return (((gsize) (end - (const guchar *) n)) + 3) & ~(gsize) 3;
+}
+
+static inline guint32
+pdb_child_parser_index(guint32 packed)
+{
+  return packed & PDB_PARSER_INDEX_MASK;
+}
+
+/* The start set of a parser child (see PDB_PARSER_INDEX_BITS). */
+static inline const PdbByteSet *
+pdb_child_parser_starts(const PdbRadix *r, guint32 packed)
+{
+  guint32 set = packed >> PDB_PARSER_INDEX_BITS;
+
+  if (G_LIKELY(set != PDB_START_SET_OWN))
+    return &r->start_sets[set];
+  return &r->parser_table[packed & PDB_PARSER_INDEX_MASK].starts;
+}
+
+/* The PdbParserNode of a parser node (binary search by offset), NULL for a literal node. */
+const PdbParserNode *pdb_frozen_parser_node(const PdbRadix *r, const PdbFrozenNode *n);
 
 /* The parser of a parser node, NULL for a literal node. */
 static inline const PdbParser *
 pdb_frozen_node_parser(const PdbRadix *r, const PdbFrozenNode *n)
 {
-  return n->info == PDB_NO_PARSER ? NULL : r->parsers[r->parser_nodes[n->info].parser];
+  const PdbParserNode *pn = pdb_frozen_parser_node(r, n);
+
+  return pn ? r->parsers[pn->parser] : NULL;
 }
+
+/* The first node with a value in pre-order in @offset's subtree (what a
+ * non-match is explained with), or PDB_NO_NODE. Walks the subtree's
+ * records (contiguous in pre-order) until one has a value. */
+guint32 pdb_frozen_any_value(const PdbRadix *r, guint32 offset);
 
 G_END_DECLS
 
