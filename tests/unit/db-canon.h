@@ -71,8 +71,8 @@ canon_rule(GString *out, const PdbRule *rule)
     {
       g_string_append(out, "\n    pattern");
       canon_str(out, "", g_ptr_array_index(rule->patterns, i));
-      canon_loc(out, "at", &g_array_index(rule->pattern_locations, PdbLocation, i));
-      canon_loc(out, "start", &g_array_index(rule->pattern_starts, PdbLocation, i));
+      canon_loc(out, "at", &rule->pattern_places[i].at);
+      canon_loc(out, "start", &rule->pattern_places[i].start);
     }
   canon_values(out, rule->values);
   for (guint i = 0; rule->examples && i < rule->examples->len; i++)

@@ -105,9 +105,9 @@ Test(load, full_file_rule)
   cr_assert_eq(rule->patterns->len, 2);
   cr_expect_str_eq(STR_AT(rule->patterns, 0),
                    "Accepted @ESTRING:method: @for @ESTRING:user: @from @ANYSTRING:rest@");
-  cr_assert_eq(rule->pattern_locations->len, 2);
+  cr_assert_not_null(rule->pattern_places);
   /* [pdbtool] dump shows a pattern at the column after its text, plus one. */
-  const PdbLocation *location = &g_array_index(rule->pattern_locations, PdbLocation, 0);
+  const PdbLocation *location = &rule->pattern_places[0].at;
   cr_expect_eq(location->line, 22);
   cr_expect_eq(location->column, 89);
 

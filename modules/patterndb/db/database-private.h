@@ -103,7 +103,8 @@ void pdb_rule_set_class(PdbDatabase *db, PdbRule *rule, const gchar *class_name)
 /* Appends to one of a rule's arrays, replacing the shared empty array by a
  * new one (freeing its elements with @free_func) on the first element. */
 void pdb_rule_array_add(GPtrArray **array, gpointer element, GDestroyNotify free_func);
-void pdb_rule_location_add(GArray **array, const PdbLocation *location);
+/* Adds a <pattern> (@text owned by the database) with its two locations. */
+void pdb_rule_add_pattern(PdbRule *rule, const gchar *text, const PdbLocation *at, const PdbLocation *start);
 
 G_END_DECLS
 

@@ -890,7 +890,7 @@ end_ruleset(PdbLoader *self)
       for (guint p = 0; p < rule->patterns->len; p++)
         {
           const gchar *pattern = g_ptr_array_index(rule->patterns, p);
-          const PdbLocation *location = &g_array_index(rule->pattern_locations, PdbLocation, p);
+          const PdbLocation *location = &rule->pattern_places[p].at;
           GError *error = NULL;
 
           if (!pdb_radix_insert(target->messages, pattern, rule, location, &error))
@@ -898,7 +898,7 @@ end_ruleset(PdbLoader *self)
               PdbLocation where;
               const gchar *explanation =
                 pdb_split_engine_location(error->message, location,
-                                          &g_array_index(rule->pattern_starts, PdbLocation, p), &where);
+                                          &rule->pattern_places[p].start, &where);
 
               loader_warn(self, &where, "rule '%s': %s", rule->id, explanation);
               g_error_free(error);
@@ -982,10 +982,8 @@ end_text_element(PdbLoader *self, LoaderState state)
       g_ptr_array_add(self->ruleset->urls, g_strdup(text));
       break;
     case ST_RULE_PATTERN:
-      pdb_rule_array_add(&self->rule->patterns,
-                         (gpointer) pdb_database_store(self->db, text, self->text->len), NULL);
-      pdb_rule_location_add(&self->rule->pattern_locations, &self->text_location);
-      pdb_rule_location_add(&self->rule->pattern_starts, &self->text_start);
+      pdb_rule_add_pattern(self->rule, pdb_database_store(self->db, text, self->text->len),
+                           &self->text_location, &self->text_start);
       break;
     case ST_RULE_DESCRIPTION:
       self->rule->description = (gchar *) pdb_database_store(self->db, text, self->text->len);

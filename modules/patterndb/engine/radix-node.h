@@ -292,6 +292,8 @@ struct _PdbRadix
   gboolean frozen;
   gchar *capture_prefix;
   GStringChunk *strings;   /* interned location file names */
+  const gchar *last_file;  /* the caller's file name of the last interned location, and */
+  const gchar *last_file_copy; /* its copy in strings: a loader passes one pointer per file */
   PdbBuildNode *root;      /* until frozen */
   PdbArena *arena;         /* holds root and everything below it, until frozen */
   GHashTable *parser_cache;/* "prefix@reference" -> PdbParser: every parser of the build tree */

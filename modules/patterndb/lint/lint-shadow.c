@@ -93,7 +93,7 @@ report(GPtrArray *findings, GHashTable *shadowed, const LintPattern *a, const Li
 {
   PdbLocation loc;
   const PdbRule *rules[] = { a->rule, b->rule, NULL };
-  const PdbLocation *bl = &g_array_index(b->rule->pattern_starts, PdbLocation, b->index);
+  const PdbLocation *bl = &b->rule->pattern_places[b->index].start;
 
   pdb_lint_pattern_location(a, 0, &loc);
   pdb_lint_add(findings, PDB_LINT_ERROR, "shadowed", &loc, rules,

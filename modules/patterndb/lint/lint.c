@@ -126,7 +126,7 @@ pdb_lint_pair_key(const PdbRule *a, const PdbRule *b)
 void
 pdb_lint_pattern_location(const LintPattern *p, gsize offset, PdbLocation *out)
 {
-  const PdbLocation *start = &g_array_index(p->rule->pattern_starts, PdbLocation, p->index);
+  const PdbLocation *start = &p->rule->pattern_places[p->index].start;
 
   *out = *start;
   for (gsize i = 0; i < offset && p->text[i]; i++)
