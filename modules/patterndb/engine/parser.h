@@ -79,25 +79,29 @@ pdb_byte_set_has(const PdbByteSet *set, guchar c)
 
 void pdb_byte_set_init(PdbByteSet *set, const gchar *chars);
 
+/* Field order matters: what a parse reads (up to lladdr_parts) fits the
+ * first 64 bytes, so running a frozen parser touches one cache line of its
+ * table entry (plus the set for STRING-like kinds, the param copy for
+ * ESTRING); what only loading and dumping read comes last. */
 struct _PdbParser
 {
   PdbParserKind kind;
   PdbParseFunc parse;
   guchar first, last;       /* first-byte filter, inclusive (unsigned bytes) */
   PdbValueType value_type;
-  gchar *type_text;         /* as written: "DOUBLE", "QSTRING_X" ... */
-  gchar *name;              /* as written; NULL or "" when unnamed */
   gchar *param;             /* NULL when the reference has no 3rd part; "" is distinct */
   gchar *capture_name;      /* prefix + name; NULL when unnamed (matched, not stored) */
 
   /* compiled state, by kind */
-  PdbByteSet set;           /* STRING extras, SET, OPTIONALSET, EMAIL strip */
-  gboolean has_set;
-  guchar open_char, close_char;   /* QSTRING */
   gsize delim_length;             /* ESTRING (delimiter is param) */
+  guchar open_char, close_char;   /* QSTRING */
+  gboolean has_set;
   guint lladdr_parts;             /* LLADDR, MACADDR */
+  PdbByteSet set;           /* STRING extras, SET, OPTIONALSET, EMAIL strip */
   gpointer pcre;                  /* PCRE: PdbPcre, see parser-pcre.c */
 
+  gchar *type_text;         /* as written: "DOUBLE", "QSTRING_X" ... */
+  gchar *name;              /* as written; NULL or "" when unnamed */
   guint ref_count;                /* pdb_parser_ref() / pdb_parser_free() */
   guint32 table_index;            /* a tree's parser cache: place in its frozen parser table */
 };
