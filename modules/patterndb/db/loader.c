@@ -312,21 +312,10 @@ xml_element_location(PdbLoader *self)
   if (!lt)
     return location;
 
-  gint newlines = 0;
-  for (const xmlChar *q = lt; (q = memchr(q, '\n', cur - q)); q++)
-    newlines++;
-  if (newlines == 0)
-    location.column -= (gint) (cur - lt);
-  else
-    {
-      const xmlChar *line_start = lt;
-      while (line_start > base && line_start[-1] != '\n')
-        line_start--;
-      location.line -= newlines;
-      location.column = (gint) (lt - line_start) + 1;
-    }
-  if (location.column < 1)
-    location.column = 1;
+  PdbXmlScanPos pos = { location.line, location.column };
+  pdb_xml_scan_move_back(base, lt, cur, &pos);
+  location.line = pos.line;
+  location.column = pos.column;
   return location;
 }
 

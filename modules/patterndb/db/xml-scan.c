@@ -516,23 +516,30 @@ static PdbXmlScanPos
 element_position(Scanner *s, const guchar *lt, const guchar *tag_end, const PdbXmlScanPos *tag_end_pos)
 {
   PdbXmlScanPos pos = *tag_end_pos;
+
+  pdb_xml_scan_move_back(s->buf, lt, tag_end, &pos);
+  return pos;
+}
+
+void
+pdb_xml_scan_move_back(const guchar *base, const guchar *lt, const guchar *end, PdbXmlScanPos *pos)
+{
   gint newlines = 0;
 
-  for (const guchar *q = lt; (q = memchr(q, '\n', tag_end - q)); q++)
+  for (const guchar *q = lt; (q = memchr(q, '\n', end - q)); q++)
     newlines++;
   if (newlines == 0)
-    pos.column -= (gint) (tag_end - lt);
+    pos->column -= (gint) (end - lt);
   else
     {
       const guchar *line_start = lt;
-      while (line_start > s->buf && line_start[-1] != '\n')
+      while (line_start > base && line_start[-1] != '\n')
         line_start--;
-      pos.line -= newlines;
-      pos.column = (gint) (lt - line_start) + 1;
+      pos->line -= newlines;
+      pos->column = (gint) (lt - line_start) + 1;
     }
-  if (pos.column < 1)
-    pos.column = 1;
-  return pos;
+  if (pos->column < 1)
+    pos->column = 1;
 }
 
 /* A start tag at @p ('<'): the position after it, or NULL. */

@@ -62,4 +62,12 @@ gboolean pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *
 void pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFacts *facts,
                          const PdbXmlScanEvents *events, gpointer user_data);
 
+/*
+ * Where both front ends place an element: @pos is the position of @end
+ * (the start tag's end) in a buffer starting at @base; it is moved back to
+ * @lt (the tag's '<'): fewer columns on the same line, or the byte column
+ * of @lt on an earlier line, never below column 1.
+ */
+void pdb_xml_scan_move_back(const guchar *base, const guchar *lt, const guchar *end, PdbXmlScanPos *pos);
+
 #endif
