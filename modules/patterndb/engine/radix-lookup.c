@@ -374,7 +374,7 @@ again:
       goto fail;
     }
 
-  children = (const guint32 *) (((guintptr) (first + n->n_literal) + 3) & ~(guintptr) 3);
+  children = pdb_frozen_children_after(first, n->n_literal);
 
   /* c. literal child first */
   if (n->n_literal)

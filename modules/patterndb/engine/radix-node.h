@@ -365,13 +365,21 @@ pdb_frozen_first_bytes(const PdbFrozenNode *n)
   return pdb_frozen_key(n) + pdb_frozen_key_length(n);
 }
 
+/* The child offsets of a record whose first-byte list is at @first
+ * (for callers that already have it), aligned to 4 after the list. */
+static inline const guint32 *
+pdb_frozen_children_after(const guchar *first, guint n_literal)
+{
+  guintptr end = (guintptr) (first + n_literal);
+
+  return (const guint32 *) ((end + 3) & ~(guintptr) 3);
+}
+
 /* Child offsets: literal children (by first byte), then parser children. */
 static inline const guint32 *
 pdb_frozen_children(const PdbFrozenNode *n)
 {
-  guintptr end = (guintptr) (pdb_frozen_first_bytes(n) + n->n_literal);
-
-  return (const guint32 *) ((end + 3) & ~(guintptr) 3);
+  return pdb_frozen_children_after(pdb_frozen_first_bytes(n), n->n_literal);
 }
 
 /* The parser (index into parser_table) of each parser child. */
