@@ -10,7 +10,7 @@ set -e
 out="$top_builddir/tests/fuzz"
 mkdir -p "$out"
 src="$top_srcdir/modules/patterndb"
-core="$src/engine/radix-arena.c $src/engine/radix-build.c $src/engine/radix-freeze.c $src/engine/radix-lookup.c
+core="$src/engine/radix-arena.c $src/engine/radix-build.c $src/engine/radix-freeze.c $src/engine/radix-region.c $src/engine/radix-lookup.c
       $src/engine/radix-dump.c $src/engine/pattern-parse.c $src/engine/parser.c
       $src/engine/parser-string.c $src/engine/parser-number.c $src/engine/parser-net.c
       $src/engine/parser-pcre.c

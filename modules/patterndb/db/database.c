@@ -123,7 +123,7 @@ pdb_database_lookup_program(PdbDatabase *db, const gchar *pattern)
 PdbRuleset *
 pdb_database_new_ruleset(PdbDatabase *db)
 {
-  PdbRuleset *ruleset = pdb_ruleset_new();
+  PdbRuleset *ruleset = pdb_ruleset_new(db->rulesets->len ? g_ptr_array_index(db->rulesets, 0) : NULL);
 
   if (db->capture_prefix)
     pdb_radix_set_capture_prefix(ruleset->messages, db->capture_prefix);
@@ -228,9 +228,14 @@ pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options)
           g_error_free(error);
         }
     }
-  pdb_radix_freeze(db->programs);
+  /* together: one block of memory for every tree's records (radix.h) */
+  GPtrArray *trees = g_ptr_array_sized_new(db->rulesets->len + 1);
+
+  g_ptr_array_add(trees, db->programs);
   for (guint i = 0; i < db->rulesets->len; i++)
-    pdb_radix_freeze(((PdbRuleset *) g_ptr_array_index(db->rulesets, i))->messages);
+    g_ptr_array_add(trees, ((PdbRuleset *) g_ptr_array_index(db->rulesets, i))->messages);
+  pdb_radix_freeze_together((PdbRadix *const *) trees->pdata, trees->len);
+  g_ptr_array_free(trees, TRUE);
 }
 
 /* ---- which files a path means ------------------------------------------ */

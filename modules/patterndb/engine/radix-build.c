@@ -44,9 +44,16 @@ pdb_match_clear(PdbMatch *match)
   pdb_match_init(match);
 }
 
+/* What a node's record can take in the blob besides its key, value and
+ * label: header, wide counts, padding twice, and the first byte, child
+ * offset and parser index its parent keeps for it (radix-node.h). */
+#define PDB_RECORD_BOUND (sizeof(PdbFrozenNode) + 2 * sizeof(guint32) + 3 + 1 + 2 * sizeof(guint32) + 3)
+
 static PdbBuildNode *
 _node_new(PdbRadix *self)
 {
+  self->n_nodes++;
+  self->blob_bound += PDB_RECORD_BOUND;
   return pdb_arena_alloc0(self->arena, sizeof(PdbBuildNode));
 }
 
@@ -59,20 +66,35 @@ _node_new_literal(PdbRadix *self, const gchar *key, gsize length)
 
   node->key = key;
   node->key_length = length;
+  self->blob_bound += length;
   return node;
+}
+
+static PdbRadix *
+_radix_new(PdbArena *arena)
+{
+  PdbRadix *self = g_new0(PdbRadix, 1);
+
+  self->strings = g_string_chunk_new(256);
+  self->arena = arena;
+  self->parser_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) pdb_parser_free);
+  self->root = _node_new_literal(self, "", 0);
+  return self;
 }
 
 PdbRadix *
 pdb_radix_new(void)
 {
-  PdbRadix *self = g_new0(PdbRadix, 1);
+  return _radix_new(pdb_arena_new());
+}
 
-  self->strings = g_string_chunk_new(256);
-  self->arena = pdb_arena_new();
-  self->parser_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-                                             (GDestroyNotify) pdb_parser_free);
-  self->root = _node_new_literal(self, "", 0);
-  return self;
+PdbRadix *
+pdb_radix_new_beside(PdbRadix *sibling)
+{
+  if (!sibling || !sibling->arena)
+    return pdb_radix_new();
+  return _radix_new(pdb_arena_ref(sibling->arena));
 }
 
 void
@@ -97,7 +119,7 @@ pdb_radix_release_build(PdbRadix *self)
       g_hash_table_destroy(self->parser_cache);
       self->parser_cache = NULL;
     }
-  pdb_arena_free(self->arena);
+  pdb_arena_unref(self->arena);
   self->arena = NULL;
   self->root = NULL;
 }
@@ -105,9 +127,10 @@ pdb_radix_release_build(PdbRadix *self)
 void
 pdb_radix_set_label_func(PdbRadix *self, PdbRadixLabelFunc func)
 {
-  if (self->frozen)
+  if (self->frozen || self->n_nodes > 1)
     {
-      g_critical("pdb_radix_set_label_func() on a frozen tree");
+      /* labels are asked for at insert */
+      g_critical("pdb_radix_set_label_func() after the first insert");
       return;
     }
   self->label_func = func;
@@ -243,13 +266,18 @@ _split(PdbRadix *self, PdbBuildNode *node, gsize k)
 {
   PdbBuildNode *tail = _node_new_literal(self, node->key + k, node->key_length - k);
 
+  self->blob_bound -= node->key_length - k;   /* the bytes moved to tail were counted */
   tail->value = node->value;
+  tail->label = node->label;
+  tail->label_length = node->label_length;
   tail->has_value = node->has_value;
   tail->children = node->children;
   tail->n_children = node->n_children;
   tail->n_pchildren = node->n_pchildren;
   tail->capacity = node->capacity;
   node->value = NULL;
+  node->label = NULL;
+  node->label_length = 0;
   node->has_value = FALSE;
   node->children = NULL;
   node->n_children = 0;
@@ -289,6 +317,7 @@ _insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLoca
   if (child)
     return child;
   child = _node_new(self);
+  self->n_parser_nodes++;
   child->parser = el->parser;   /* the cache keeps it alive */
   if (location)
     {
@@ -378,6 +407,19 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
     }
   node->value = value;
   node->has_value = TRUE;
+  self->blob_bound += sizeof(gpointer);
+  if (self->label_func)
+    {
+      gsize length = 0;
+      const gchar *label = self->label_func(value, &length);
+
+      if (label && length <= PDB_RADIX_MAX_LABEL)
+        {
+          node->label = label;
+          node->label_length = (guint8) length;
+          self->blob_bound += 1 + length;
+        }
+    }
   pdb_pattern_free(elements);
   return TRUE;
 }

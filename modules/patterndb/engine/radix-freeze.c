@@ -24,18 +24,6 @@ typedef struct _Freezer
   guint8 *set_ids;         /* of each parser: its index in start_sets, or PDB_START_SET_OWN */
 } Freezer;
 
-/* The label stored with @b's value (radix.h), or NULL. */
-static const gchar *
-_label(const PdbRadix *r, const PdbBuildNode *b, gsize *length)
-{
-  const gchar *label;
-
-  if (!b->has_value || !r->label_func)
-    return NULL;
-  label = r->label_func(b->value, length);
-  return label && *length <= PDB_RADIX_MAX_LABEL ? label : NULL;
-}
-
 /* Key lengths and parser counts that do not fit the u16 fields. */
 static gboolean
 _is_wide(const PdbBuildNode *b)
@@ -44,10 +32,8 @@ _is_wide(const PdbBuildNode *b)
 }
 
 static gsize
-_record_size(const PdbRadix *r, const PdbBuildNode *b)
+_record_size(const PdbBuildNode *b)
 {
-  gsize label_length = 0;
-
   /* parser nodes have no key; records start at multiples of 4, so the
    * padding before the child offsets is computed from the record start */
   gsize size = sizeof(PdbFrozenNode) + (_is_wide(b) ? 2 * sizeof(guint32) : 0)
@@ -56,7 +42,7 @@ _record_size(const PdbRadix *r, const PdbBuildNode *b)
   size = (size + 3) & ~(gsize) 3;
   size += sizeof(guint32) * ((gsize) b->n_children + 2 * (gsize) b->n_pchildren);
   size += b->has_value ? sizeof(gpointer) : 0;
-  size += _label(r, b, &label_length) ? 1 + label_length : 0;
+  size += b->label ? 1 + b->label_length : 0;
   return (size + 3) & ~(gsize) 3;
 }
 
@@ -76,10 +62,9 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
 {
   PdbRadix *r = f->radix;
   PdbFrozenNode *n = (PdbFrozenNode *) (r->blob + offset);
-  gsize size = _record_size(r, b);
-  gsize label_length = 0;
-  const gchar *label = _label(r, b, &label_length);
+  gsize size = _record_size(b);
 
+  g_assert(offset + size <= r->blob_bound);
   memset(n, 0, size);
   n->n_literal = b->n_children;
   if (_is_wide(b))
@@ -99,13 +84,13 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
       n->flags |= PDB_NODE_HAS_VALUE;
       memcpy((guchar *) (pdb_frozen_child_parsers(n) + b->n_pchildren), &b->value, sizeof(gpointer));
       r->n_values++;
-      if (label)
+      if (b->label)
         {
           guchar *dest = (guchar *) pdb_frozen_label(n);
 
           n->flags |= PDB_NODE_HAS_LABEL;
-          dest[0] = (guchar) label_length;
-          memcpy(dest + 1, label, label_length);
+          dest[0] = b->label_length;
+          memcpy(dest + 1, b->label, b->label_length);
         }
     }
   if (location)
@@ -180,37 +165,9 @@ _write_blob(Freezer *f)
           stack[depth++] = (Pending) { p.node->children[c - 1], slots + 4 * (c - 1), PDB_NO_NODE };
         }
     }
-  g_assert(end == r->blob_size && count == r->n_nodes && f->n_parser_nodes == r->n_parser_nodes);
+  g_assert(end <= r->blob_bound && count == r->n_nodes && f->n_parser_nodes == r->n_parser_nodes);
+  r->blob_size = end;
   g_free(stack);
-}
-
-/* Size of the blob and number of nodes, before writing. */
-static void
-_measure(PdbRadix *r)
-{
-  gsize capacity = 64, depth = 0;
-  PdbBuildNode **stack = g_new(PdbBuildNode *, capacity);
-
-  stack[depth++] = r->root;
-  while (depth)
-    {
-      PdbBuildNode *b = stack[--depth];
-
-      r->blob_size += _record_size(r, b);
-      r->n_nodes++;
-      r->n_parser_nodes += b->parser != NULL;
-      if (depth + b->n_children + b->n_pchildren > capacity)
-        {
-          capacity = MAX(capacity * 2, depth + b->n_children + b->n_pchildren);
-          stack = g_renew(PdbBuildNode *, stack, capacity);
-        }
-      for (guint32 c = 0; c < (guint32) b->n_children + b->n_pchildren; c++)
-        stack[depth++] = b->children[c];
-    }
-  g_free(stack);
-  if (r->blob_size > G_MAXUINT32)
-    g_error("patterndb: the pattern tree needs %" G_GSIZE_FORMAT " bytes; at most 4 GiB are supported",
-            r->blob_size);
 }
 
 const PdbParserNode *
@@ -341,23 +298,61 @@ pdb_radix_get_serial(const PdbRadix *radix)
   return radix->serial;
 }
 
-void
-pdb_radix_freeze(PdbRadix *r)
+/* Writes @r's blob into @region when it fits there, else into memory of
+ * its own. The blob is written in one walk into room for blob_bound bytes
+ * (counted while building); the pages past its end are never touched. */
+static void
+_freeze_one(PdbRadix *r, PdbBlobRegion *region)
 {
   Freezer f = { r, 0, NULL };
 
-  if (r->frozen)
-    return;
+  if (r->blob_bound > G_MAXUINT32)
+    g_error("patterndb: the pattern tree may need %" G_GSIZE_FORMAT " bytes; at most 4 GiB are supported",
+            r->blob_bound);
   _take_parsers(&f);
-  _measure(r);
-  r->blob = g_malloc(r->blob_size);
+  r->blob = region ? pdb_blob_region_reserve(region, r->blob_bound) : NULL;
+  if (r->blob)
+    r->region = region;
+  else
+    r->blob = g_malloc(r->blob_bound);
   r->parser_nodes = g_new(PdbParserNode, MAX(r->n_parser_nodes, 1));
   _write_blob(&f);
+  if (r->region)
+    pdb_blob_region_keep(r->region, r->blob, r->blob_size);
+  else
+    r->blob = g_realloc(r->blob, MAX(r->blob_size, 1));
   g_free(f.set_ids);
 
   pdb_radix_release_build(r);
   r->serial = _next_serial();
   r->frozen = TRUE;
+}
+
+void
+pdb_radix_freeze(PdbRadix *r)
+{
+  pdb_radix_freeze_together(&r, 1);
+}
+
+void
+pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees)
+{
+  gsize total = 0;
+  PdbBlobRegion *region = NULL;
+
+  for (guint i = 0; i < n_trees; i++)
+    total += trees[i]->frozen ? 0 : trees[i]->blob_bound + 64;
+  /* below one big page there is nothing to gain */
+  if (total >= PDB_BLOB_REGION_MIN)
+    region = pdb_blob_region_new(total);
+  for (guint i = 0; i < n_trees; i++)
+    if (!trees[i]->frozen)
+      _freeze_one(trees[i], region);
+  if (region)
+    {
+      pdb_blob_region_trim(region);
+      pdb_blob_region_unref(region);
+    }
 }
 
 void
@@ -369,7 +364,11 @@ pdb_radix_free_frozen(PdbRadix *r)
   g_aligned_free(r->parser_table);
   g_free(r->start_sets);
   g_free(r->parser_nodes);
-  g_free(r->blob);
+  if (r->region)
+    pdb_blob_region_unref(r->region);
+  else
+    g_free(r->blob);
+  r->region = NULL;
   r->parsers = NULL;
   r->parser_table = NULL;
   r->start_sets = NULL;

@@ -184,15 +184,28 @@ void pdb_pattern_free(GArray *elements);
 /* --- the bump allocator of the build-time tree (radix-arena.c) --- */
 typedef struct _PdbArena PdbArena;
 PdbArena *pdb_arena_new(void);
-void pdb_arena_free(PdbArena *arena);
+PdbArena *pdb_arena_ref(PdbArena *arena);
+void pdb_arena_unref(PdbArena *arena);
 gpointer pdb_arena_alloc(PdbArena *arena, gsize size);
 gpointer pdb_arena_alloc0(PdbArena *arena, gsize size);
 gchar *pdb_arena_strndup(PdbArena *arena, const gchar *s, gsize length);
 gsize pdb_arena_size(const PdbArena *arena);
 
+/* --- one block for the blobs of trees frozen together (radix-region.c) --- */
+typedef struct _PdbBlobRegion PdbBlobRegion;
+/* NULL when the system refuses the mapping (callers then use malloc). */
+PdbBlobRegion *pdb_blob_region_new(gsize capacity);
+/* Where the next blob goes if it takes at most @bound bytes, or NULL. */
+guchar *pdb_blob_region_reserve(PdbBlobRegion *region, gsize bound);
+/* The blob at the reserved place took @size bytes; its tree holds a reference. */
+void pdb_blob_region_keep(PdbBlobRegion *region, const guchar *blob, gsize size);
+/* Unmaps the part no blob was put in. */
+void pdb_blob_region_trim(PdbBlobRegion *region);
+void pdb_blob_region_unref(PdbBlobRegion *region);
+
 /* --- the build-time tree (radix-build.c); everything lives in the arena --- */
 typedef struct _PdbBuildNode PdbBuildNode;
-struct _PdbBuildNode      /* 56 bytes on 64-bit: a 100,000-rule database has about 500,000 */
+struct _PdbBuildNode      /* 64 bytes on 64-bit: a 100,000-rule database has about 500,000 */
 {
   union
   {
@@ -201,13 +214,16 @@ struct _PdbBuildNode      /* 56 bytes on 64-bit: a 100,000-rule database has abo
   };
   PdbParser *parser;       /* borrowed from PdbRadix.parser_cache; NULL for literal nodes */
   gpointer value;
+  const gchar *label;      /* the label function's answer for value, asked at insert while
+                            * the value is hot in cache (the freeze only copies it); or NULL */
   PdbBuildNode **children; /* n_children literal children sorted by first byte, then
                             * n_pchildren parser children in insertion order */
   guint32 key_length;      /* 0 for parser nodes */
   guint32 n_pchildren;
   guint32 capacity;        /* of children */
   guint16 n_children;      /* <= 256: one per first byte */
-  guint16 has_value;
+  guint8 has_value;
+  guint8 label_length;     /* <= PDB_RADIX_MAX_LABEL */
   gint32 line, column;     /* parser nodes: location of the pattern that created it */
 };
 
@@ -297,19 +313,23 @@ struct _PdbRadix
   PdbBuildNode *root;      /* until frozen */
   PdbArena *arena;         /* holds root and everything below it, until frozen */
   GHashTable *parser_cache;/* "prefix@reference" -> PdbParser: every parser of the build tree */
+  gsize blob_bound;        /* while building: at least the blob's size (the freeze allocates
+                            * this much and writes in one walk, instead of measuring first) */
+  guint32 n_nodes;         /* counted while building */
+  guint32 n_parser_nodes;  /* counted while building */
 
   /* after freeze */
   guchar *blob;            /* node records, depth-first pre-order; the root is at 0 */
+  PdbBlobRegion *region;   /* holds blob when frozen together with other trees, else NULL
+                            * (blob is then malloc()ed) */
   gsize blob_size;
-  guint32 n_nodes;
   gsize n_values;
   PdbParser **parsers;     /* distinct parsers (owned) */
   PdbFrozenParser *parser_table;   /* the same, by value, contiguous (lookups read these) */
   guint32 n_parsers;
   PdbByteSet *start_sets; /* distinct start sets of parser_table (at most 255) */
   guint32 n_start_sets;
-  PdbParserNode *parser_nodes;
-  guint32 n_parser_nodes;
+  PdbParserNode *parser_nodes; /* n_parser_nodes, in blob order */
   PdbRadixLabelFunc label_func;    /* labels stored next to values at freeze, or NULL */
   guint32 serial;          /* pdb_radix_get_serial() */
 };

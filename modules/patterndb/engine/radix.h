@@ -88,15 +88,22 @@ typedef enum
 GQuark pdb_radix_error_quark(void);
 
 PdbRadix *pdb_radix_new(void);
+/* A new tree whose build-time memory comes from @sibling's (unfrozen)
+ * arena: trees built side by side by one thread, like a database's, fill
+ * big chunks instead of each starting its own. The memory goes when the
+ * last of them is frozen or freed. */
+PdbRadix *pdb_radix_new_beside(PdbRadix *sibling);
 void pdb_radix_free(PdbRadix *radix);
 
 /*
  * Labels: short byte strings stored inside the frozen tree next to each
  * value (a rule's id), so that a caller that only prints the label never
  * touches the value itself (one cache miss less per lookup on big trees).
- * pdb_radix_freeze() calls @func once per value; a label longer than
- * PDB_RADIX_MAX_LABEL bytes, or a NULL answer, stores none (match->label is
- * then NULL and the caller reads the value). Set before freezing.
+ * pdb_radix_insert() calls @func once per pattern, while the value is
+ * fresh in the cache, and the freeze copies the answer, which must stay
+ * valid until then; a label longer than PDB_RADIX_MAX_LABEL bytes, or a
+ * NULL answer, stores none (match->label is then NULL and the caller reads
+ * the value). Set before the first insert.
  */
 #define PDB_RADIX_MAX_LABEL 255
 typedef const gchar *(*PdbRadixLabelFunc)(gpointer value, gsize *length);
@@ -120,6 +127,15 @@ gboolean pdb_radix_insert(PdbRadix *radix, const gchar *pattern, gpointer value,
 /* Compacts the tree for matching. No inserts after this; lookups, dump and
  * stats need it (they g_critical() on an unfrozen tree). */
 void pdb_radix_freeze(PdbRadix *radix);
+/*
+ * Freezes @n_trees trees (those not frozen yet) like pdb_radix_freeze(),
+ * with their records in one shared block when they are big together
+ * (PDB_BLOB_REGION_MIN bytes or more), on 2 MiB pages if the kernel has
+ * transparent huge pages: lookups on a big database then miss the TLB
+ * far less (radix-region.c). Each tree is still freed on its own.
+ */
+#define PDB_BLOB_REGION_MIN ((gsize) 2 * 1024 * 1024)
+void pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees);
 
 /*
  * Matches @input (a byte buffer: NULs and invalid UTF-8 allowed; at most
