@@ -17,7 +17,8 @@
 #include "engine/radix-node.h"
 
 #define N_TREES 6
-#define N_PATTERNS 6000       /* per tree: together well over 2 MiB of bound */
+#define N_PATTERNS 6000       /* per tree: together well over REGION_MIN of bound */
+#define REGION_MIN ((gsize) 2 * 1024 * 1024)   /* below the default, to keep the test quick */
 
 static const gchar *const words[] = { "alpha", "beta", "gamma", "delta", "eps", "zeta", "eta", "theta" };
 
@@ -101,8 +102,8 @@ Test(radix_region, frozen_together_answers_like_alone)
   gsize bound = 0;
   for (gint t = 0; t < N_TREES; t++)
     bound += together[t]->blob_bound;
-  cr_assert_geq(bound, PDB_BLOB_REGION_MIN, "the test needs trees big enough for a region");
-  pdb_radix_freeze_together(together, N_TREES);
+  cr_assert_geq(bound, REGION_MIN, "the test needs trees big enough for a region");
+  pdb_radix_freeze_together_above(together, N_TREES, REGION_MIN);
 
   cr_assert_not_null(together[0]->region, "trees this big share a region");
   cr_expect_eq((gsize) together[0]->blob % (2 * 1024 * 1024), 0, "the region starts on a 2 MiB boundary");
@@ -175,6 +176,7 @@ Test(radix_region, sibling_freed_before_freezing)
   fill(reference, 2);
   pdb_radix_freeze(reference);
   pdb_radix_freeze(third);
+  cr_expect_null(third->region, "below PDB_BLOB_REGION_MIN the blob is malloc()ed");
   expect_same_answers(reference, third, 2);
   pdb_radix_free(third);
   pdb_radix_free(reference);

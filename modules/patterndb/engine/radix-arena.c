@@ -6,10 +6,13 @@
  *
  * The trees of one database share an arena (pdb_radix_new_beside()):
  * loading 100,000 rules takes tens of MB of it, so chunks keep doubling
- * up to 2 MiB, and those big chunks are mapped on their own, 2 MiB
- * aligned with the advice to use huge pages, which saves most of the
- * page faults (about 10% of the load time). Unmapping gives them back to
- * the system at once.
+ * up to 2 MiB, and once the arena holds PDB_ARENA_HUGE_AFTER bytes, new
+ * chunks are mapped on their own, 2 MiB aligned with the advice to use
+ * huge pages, which saves most of the page faults (about 10% of the load
+ * time). Not before: a huge page is resident as a whole from its first
+ * byte on, which would make a small database's half-used last chunk cost
+ * more memory than pdbtool needs for all of it. Unmapping gives the
+ * chunks back to the system at once.
  *
  * Invariant: memory handed out stays valid and unmoved until the last
  * reference is dropped (pdb_arena_unref()); every block is aligned for
@@ -24,6 +27,7 @@
 #define PDB_ARENA_FIRST_CHUNK 1024        /* a tree of a few patterns stays small */
 #define PDB_ARENA_CHUNK ((gsize) 2 * 1024 * 1024) /* chunks double from the first up to this */
 #define PDB_ARENA_ALIGN 8
+#define PDB_ARENA_HUGE_AFTER ((gsize) 8 * 1024 * 1024)
 
 typedef struct _PdbArenaChunk PdbArenaChunk;
 struct _PdbArenaChunk
@@ -79,13 +83,13 @@ pdb_arena_unref(PdbArena *arena)
 }
 
 /* A chunk of @length bytes, header included (more if it was mapped): a
- * big one on huge pages if it can. */
+ * big one of a big arena on huge pages if it can. */
 static PdbArenaChunk *
-_chunk_new(gsize length)
+_chunk_new(const PdbArena *arena, gsize length)
 {
   PdbArenaChunk *chunk = NULL;
 
-  if (length >= PDB_ARENA_CHUNK)
+  if (length >= PDB_ARENA_CHUNK && arena->total >= PDB_ARENA_HUGE_AFTER)
     {
       /* over-map to cut out a 2 MiB aligned range (a huge page must be aligned) */
       gsize mapped = (length + PDB_ARENA_CHUNK - 1) / PDB_ARENA_CHUNK * PDB_ARENA_CHUNK;
@@ -128,7 +132,7 @@ pdb_arena_alloc(PdbArena *arena, gsize size)
       gsize length = c ? MIN((sizeof(PdbArenaChunk) + c->size) * 2, PDB_ARENA_CHUNK)
                        : PDB_ARENA_FIRST_CHUNK;
       gboolean own = size > length / 4;
-      PdbArenaChunk *fresh = _chunk_new(own ? sizeof(PdbArenaChunk) + size : length);
+      PdbArenaChunk *fresh = _chunk_new(arena, own ? sizeof(PdbArenaChunk) + size : length);
 
       arena->total += sizeof(PdbArenaChunk) + fresh->size;
       if (c && own)

@@ -337,13 +337,18 @@ pdb_radix_freeze(PdbRadix *r)
 void
 pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees)
 {
+  pdb_radix_freeze_together_above(trees, n_trees, PDB_BLOB_REGION_MIN);
+}
+
+void
+pdb_radix_freeze_together_above(PdbRadix *const *trees, guint n_trees, gsize region_min)
+{
   gsize total = 0;
   PdbBlobRegion *region = NULL;
 
   for (guint i = 0; i < n_trees; i++)
     total += trees[i]->frozen ? 0 : trees[i]->blob_bound + 64;
-  /* below one big page there is nothing to gain */
-  if (total >= PDB_BLOB_REGION_MIN)
+  if (total >= region_min)
     region = pdb_blob_region_new(total);
   for (guint i = 0; i < n_trees; i++)
     if (!trees[i]->frozen)

@@ -132,9 +132,11 @@ void pdb_radix_freeze(PdbRadix *radix);
  * with their records in one shared block when they are big together
  * (PDB_BLOB_REGION_MIN bytes or more), on 2 MiB pages if the kernel has
  * transparent huge pages: lookups on a big database then miss the TLB
- * far less (radix-region.c). Each tree is still freed on its own.
+ * far less (radix-region.c). Each tree is still freed on its own. Smaller
+ * trees are malloc()ed: the last huge page is resident as a whole, which
+ * would cost a 10,000-rule database more than its records.
  */
-#define PDB_BLOB_REGION_MIN ((gsize) 2 * 1024 * 1024)
+#define PDB_BLOB_REGION_MIN ((gsize) 8 * 1024 * 1024)
 void pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees);
 
 /*
