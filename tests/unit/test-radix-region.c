@@ -1,6 +1,5 @@
 /*
- * test-radix-region.c: trees built side by side in one arena
- * (pdb_radix_new_beside()) and frozen together into one block of memory
+ * test-radix-region.c: trees frozen together into one block of memory
  * (pdb_radix_freeze_together(), radix-region.c), as a database does.
  *
  * - Big trees frozen together answer every lookup exactly like the same
@@ -10,8 +9,6 @@
  *   one in a scrambled order leaves the others working (ASan checks the
  *   memory in the sanitizer build).
  * - Small trees are not worth a region: their blobs are malloc()ed.
- * - A tree that shares an arena can be freed unfrozen while its siblings
- *   go on growing and are frozen later.
  */
 #include "test-engine.h"
 #include "engine/radix-node.h"
@@ -96,7 +93,7 @@ Test(radix_region, frozen_together_answers_like_alone)
       alone[t] = pdb_radix_new();
       fill(alone[t], t);
       pdb_radix_freeze(alone[t]);
-      together[t] = t ? pdb_radix_new_beside(together[0]) : pdb_radix_new();
+      together[t] = pdb_radix_new();
       fill(together[t], t);
     }
   gsize bound = 0;
@@ -140,7 +137,7 @@ Test(radix_region, small_trees_use_malloc)
   PdbRadix *trees[2];
 
   trees[0] = pdb_radix_new();
-  trees[1] = pdb_radix_new_beside(trees[0]);
+  trees[1] = pdb_radix_new();
   for (gint t = 0; t < 2; t++)
     for (gint i = 0; a[i]; i++)
       cr_assert(pdb_radix_insert(trees[t], a[i], GINT_TO_POINTER(i + 1), NULL, NULL));
@@ -161,23 +158,20 @@ Test(radix_region, small_trees_use_malloc)
   pdb_radix_free(trees[0]);
 }
 
-Test(radix_region, sibling_freed_before_freezing)
+/* A tree below the default threshold, frozen alone, is malloc()ed too. */
+Test(radix_region, below_the_threshold_no_region)
 {
-  PdbRadix *first = pdb_radix_new();
-  PdbRadix *second = pdb_radix_new_beside(first);
-  PdbRadix *third = pdb_radix_new_beside(second);
+  PdbRadix *tree = pdb_radix_new();
   PdbRadix *reference = pdb_radix_new();
 
-  fill(first, 0);
-  fill(second, 1);
-  pdb_radix_free(first);            /* unfrozen: its arena stays for the others */
-  fill(third, 2);
-  pdb_radix_free(second);
+  fill(tree, 2);
   fill(reference, 2);
-  pdb_radix_freeze(reference);
-  pdb_radix_freeze(third);
-  cr_expect_null(third->region, "below PDB_BLOB_REGION_MIN the blob is malloc()ed");
-  expect_same_answers(reference, third, 2);
-  pdb_radix_free(third);
+  cr_assert_lt(tree->blob_bound, PDB_BLOB_REGION_MIN);
+  pdb_radix_freeze(tree);
+  pdb_radix_freeze_together_above(&reference, 1, 1);
+  cr_expect_null(tree->region, "below PDB_BLOB_REGION_MIN the blob is malloc()ed");
+  cr_expect_not_null(reference->region, "with a threshold of 1 byte even one tree gets a region");
+  expect_same_answers(reference, tree, 2);
+  pdb_radix_free(tree);
   pdb_radix_free(reference);
 }

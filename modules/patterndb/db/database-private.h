@@ -86,9 +86,7 @@ gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadO
 /* A rule without strings: the loader sets the class (pdb_rule_set_class()) first. */
 PdbRule *pdb_rule_new(void);
 void pdb_rule_free(PdbRule *rule);
-/* The message tree shares @sibling's build memory (a database's rulesets
- * are built together); @sibling may be NULL. */
-PdbRuleset *pdb_ruleset_new(PdbRuleset *sibling);
+PdbRuleset *pdb_ruleset_new(void);
 void pdb_ruleset_free(PdbRuleset *ruleset);
 PdbValueDef *pdb_value_def_new(void);
 void pdb_value_def_free(PdbValueDef *value);

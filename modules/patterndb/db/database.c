@@ -123,7 +123,7 @@ pdb_database_lookup_program(PdbDatabase *db, const gchar *pattern)
 PdbRuleset *
 pdb_database_new_ruleset(PdbDatabase *db)
 {
-  PdbRuleset *ruleset = pdb_ruleset_new(db->rulesets->len ? g_ptr_array_index(db->rulesets, 0) : NULL);
+  PdbRuleset *ruleset = pdb_ruleset_new();
 
   if (db->capture_prefix)
     pdb_radix_set_capture_prefix(ruleset->messages, db->capture_prefix);

@@ -248,13 +248,13 @@ rule_label(gpointer value, gsize *length)
 }
 
 PdbRuleset *
-pdb_ruleset_new(PdbRuleset *sibling)
+pdb_ruleset_new(void)
 {
   PdbRuleset *ruleset = g_new0(PdbRuleset, 1);
 
   ruleset->program_patterns = g_ptr_array_new_with_free_func(g_free);
   ruleset->rules = g_ptr_array_new();
-  ruleset->messages = pdb_radix_new_beside(sibling ? sibling->messages : NULL);
+  ruleset->messages = pdb_radix_new();
   pdb_radix_set_label_func(ruleset->messages, rule_label);
   ruleset->urls = g_ptr_array_new_with_free_func(g_free);
   return ruleset;

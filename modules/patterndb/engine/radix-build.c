@@ -70,31 +70,17 @@ _node_new_literal(PdbRadix *self, const gchar *key, gsize length)
   return node;
 }
 
-static PdbRadix *
-_radix_new(PdbArena *arena)
+PdbRadix *
+pdb_radix_new(void)
 {
   PdbRadix *self = g_new0(PdbRadix, 1);
 
   self->strings = g_string_chunk_new(256);
-  self->arena = arena;
+  self->arena = pdb_arena_new();
   self->parser_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                              (GDestroyNotify) pdb_parser_free);
   self->root = _node_new_literal(self, "", 0);
   return self;
-}
-
-PdbRadix *
-pdb_radix_new(void)
-{
-  return _radix_new(pdb_arena_new());
-}
-
-PdbRadix *
-pdb_radix_new_beside(PdbRadix *sibling)
-{
-  if (!sibling || !sibling->arena)
-    return pdb_radix_new();
-  return _radix_new(pdb_arena_ref(sibling->arena));
 }
 
 void
@@ -119,7 +105,7 @@ pdb_radix_release_build(PdbRadix *self)
       g_hash_table_destroy(self->parser_cache);
       self->parser_cache = NULL;
     }
-  pdb_arena_unref(self->arena);
+  pdb_arena_free(self->arena);
   self->arena = NULL;
   self->root = NULL;
 }

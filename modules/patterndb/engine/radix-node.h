@@ -184,8 +184,7 @@ void pdb_pattern_free(GArray *elements);
 /* --- the bump allocator of the build-time tree (radix-arena.c) --- */
 typedef struct _PdbArena PdbArena;
 PdbArena *pdb_arena_new(void);
-PdbArena *pdb_arena_ref(PdbArena *arena);
-void pdb_arena_unref(PdbArena *arena);
+void pdb_arena_free(PdbArena *arena);
 gpointer pdb_arena_alloc(PdbArena *arena, gsize size);
 gpointer pdb_arena_alloc0(PdbArena *arena, gsize size);
 gchar *pdb_arena_strndup(PdbArena *arena, const gchar *s, gsize length);

@@ -88,11 +88,6 @@ typedef enum
 GQuark pdb_radix_error_quark(void);
 
 PdbRadix *pdb_radix_new(void);
-/* A new tree whose build-time memory comes from @sibling's (unfrozen)
- * arena: trees built side by side by one thread, like a database's, fill
- * big chunks instead of each starting its own. The memory goes when the
- * last of them is frozen or freed. */
-PdbRadix *pdb_radix_new_beside(PdbRadix *sibling);
 void pdb_radix_free(PdbRadix *radix);
 
 /*
