@@ -86,8 +86,10 @@
  * location, for `dump`) is in `parser_nodes`.
  * Nothing is allocated, copied or locked per lookup (captures are offsets
  * into the caller's buffer). The label (a rule's id, given by the
- * tree's label function at freeze) sits right after the value, in the
+ * tree's label function at insert) sits right after the value, in the
  * record the walk has just read, so printing it costs no further miss.
+ * The trees of a big database keep their blobs in one region on huge
+ * pages (radix-region.c), so that the walk's jumps miss the TLB less.
  *
  * On a big blob a visit also prefetches the few cache lines after its
  * record: in pre-order they hold the first child and, on the unbranched
@@ -97,7 +99,8 @@
  *
  * The build-time tree lives in a bump arena (radix-arena.c) that is
  * dropped in one go after the freeze; keys are cut from it once and shared
- * by the nodes a split creates.
+ * by the nodes a split creates. Inserting also counts a bound of the
+ * blob's size (blob_bound), so that the freeze writes it in one walk.
  *
  * THE MATCHING ORDER (the contract users rely on; 3.38 semantics)
  * ==================
