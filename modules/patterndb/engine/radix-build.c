@@ -44,11 +44,6 @@ pdb_match_clear(PdbMatch *match)
   pdb_match_init(match);
 }
 
-/* What a node's record can take in the blob besides its key, value and
- * label: header, wide counts, padding twice, and the first byte, child
- * offset and parser index its parent keeps for it (radix-node.h). */
-#define PDB_RECORD_BOUND (sizeof(PdbFrozenNode) + 2 * sizeof(guint32) + 3 + 1 + 2 * sizeof(guint32) + 3)
-
 static PdbBuildNode *
 _node_new(PdbRadix *self)
 {

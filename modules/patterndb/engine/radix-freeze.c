@@ -347,7 +347,7 @@ pdb_radix_freeze_together_above(PdbRadix *const *trees, guint n_trees, gsize reg
   PdbBlobRegion *region = NULL;
 
   for (guint i = 0; i < n_trees; i++)
-    total += trees[i]->frozen ? 0 : trees[i]->blob_bound + 64;
+    total += trees[i]->frozen ? 0 : trees[i]->blob_bound + PDB_BLOB_REGION_ALIGN;
   if (total >= region_min)
     region = pdb_blob_region_new(total);
   for (guint i = 0; i < n_trees; i++)

@@ -194,6 +194,7 @@ gchar *pdb_arena_strndup(PdbArena *arena, const gchar *s, gsize length);
 gsize pdb_arena_size(const PdbArena *arena);
 
 /* --- one block for the blobs of trees frozen together (radix-region.c) --- */
+#define PDB_BLOB_REGION_ALIGN ((gsize) 64)   /* each blob starts on a cache line */
 typedef struct _PdbBlobRegion PdbBlobRegion;
 /* NULL when the system refuses the mapping (callers then use malloc). */
 PdbBlobRegion *pdb_blob_region_new(gsize capacity);
@@ -258,6 +259,12 @@ typedef struct _PdbFrozenNode
   guint16 n_literal;       /* literal children (<= 256: one per first byte) */
   guint16 flags;
 } PdbFrozenNode;
+
+/* What a node's record can take in the blob besides its key, value and
+ * label: the fixed part, wide counts, padding twice, and the first byte,
+ * child offset and parser index its parent keeps for it. Inserting adds
+ * this up (blob_bound) so that the freeze can write in one walk. */
+#define PDB_RECORD_BOUND (sizeof(PdbFrozenNode) + 2 * sizeof(guint32) + 3 + 1 + 2 * sizeof(guint32) + 3)
 
 G_STATIC_ASSERT(sizeof(PdbFrozenNode) == 8);
 

@@ -23,7 +23,6 @@
 #include <sys/mman.h>
 
 #define PDB_REGION_PAGE ((gsize) 2 * 1024 * 1024)
-#define PDB_REGION_ALIGN ((gsize) 64)
 
 struct _PdbBlobRegion
 {
@@ -79,7 +78,7 @@ void
 pdb_blob_region_keep(PdbBlobRegion *region, const guchar *blob, gsize size)
 {
   g_assert(blob == region->base + region->cursor && size <= region->length - region->cursor);
-  region->cursor = MIN(_round_up(region->cursor + size, PDB_REGION_ALIGN), region->length);
+  region->cursor = MIN(_round_up(region->cursor + size, PDB_BLOB_REGION_ALIGN), region->length);
   g_atomic_int_inc(&region->refs);
 }
 
