@@ -6,11 +6,13 @@
  * and a blank line, or a -T template, optionally only when a -F filter
  * matches. Additions: --json, --explain, --version.
  *
- * Invariant for -f: memory stays constant whatever the input size. Lines
- * are cut in a fixed read buffer (grown only for a longer line), the
- * message store and the result are reused, and output is collected in one
- * buffer written with fwrite() every 64 KiB. Nothing is allocated per line
- * once the first lines have sized the buffers.
+ * Invariant for -f: memory stays constant whatever the input size. The
+ * input is read in blocks of bounded size (line-reader.h), the message
+ * store and the result are reused, and output is collected in one buffer
+ * written with fwrite() every 64 KiB. Nothing is allocated per line once
+ * the first lines have sized the buffers. Bulk classification (a -T of the
+ * classification only, match-direct.h) runs on one worker thread per CPU
+ * (--threads), with the output in input order (match-parallel.h).
  */
 #include "tool/commands.h"
 #include "tool/tool-common.h"
@@ -18,6 +20,8 @@
 #include "tool/filter.h"
 #include "tool/syslog-line.h"
 #include "tool/match-direct.h"
+#include "tool/match-parallel.h"
+#include "tool/line-reader.h"
 #include "tool/date-macros.h"
 #include "correlation/correlation.h"
 #include "correlation/nv-message.h"
@@ -29,9 +33,8 @@
 #include <unistd.h>
 
 #define OUTPUT_FLUSH_BYTES (64 * 1024)
-/* pdbtool 3.38 cuts a longer line into messages of this size (log-msg-size) */
-#define MAX_MESSAGE_BYTES 65536
-#define READ_CHUNK (256 * 1024)
+/* --threads is capped here: more threads than this gain nothing but memory */
+#define MAX_THREADS 64
 
 typedef struct
 {
@@ -46,6 +49,8 @@ typedef struct
   gboolean color;
   gboolean json;
   gboolean explain;
+  gint threads;           /* 0: one per available CPU */
+  gint block_size;        /* bytes per block of the parallel path; 0: default (tests use small ones) */
 } MatchOptions;
 
 typedef struct
@@ -54,6 +59,7 @@ typedef struct
   PdbDatabase *db;
   PdbToolMessage *msg;
   PdbTemplate *tmpl;
+  const gchar *template_text; /* -T unescaped, what tmpl was compiled from */
   PdbMatchDirect *direct; /* -T of the classification only: the short path */
   gboolean registered;    /* the database's names are in msg (see ensure_registered) */
   PdbToolFilter *filter;
@@ -707,106 +713,48 @@ process_line(Matcher *m, const gchar *line, gsize length)
           l.message.data ? l.message.data : empty, l.message.length, stamp);
 }
 
-/*
- * Reads @fd to the end and hands every line to process_line(). Lines end
- * at '\n' or NUL (as pdbtool's reader); a '\r' before the '\n' is dropped.
- * NULs are rare, so each chunk is searched for one once (`next_nul`: the
- * offset of the first NUL at or after the scan position, NO_NUL when
- * buf[scan, end) has none) instead of every line twice.
- */
-#define NO_NUL G_MAXSIZE
+static void
+process_line_and_flush(const gchar *line, gsize length, gpointer user_data)
+{
+  Matcher *m = user_data;
 
+  process_line(m, line, length);
+  pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
+}
+
+/* A line the parallel short path refused, in its place in the output. */
+static void
+process_refused_line(const gchar *line, gsize length, gpointer user_data)
+{
+  process_line(user_data, line, length);
+}
+
+/*
+ * Reads @fd to the end and hands every message (line-reader.h: as
+ * pdbtool's reader cuts them) to process_line(). Bulk classification (the
+ * short path) runs on --threads workers; everything else on this thread,
+ * block by block as the input arrives.
+ */
 static gboolean
 process_stream(Matcher *m, int fd, const gchar *name)
 {
-  gsize cap = READ_CHUNK, start = 0, end = 0, next_nul = NO_NUL;
-  gchar *buf = g_malloc(cap);
-  gboolean ok = TRUE;
+  PdbLineReader *reader = pdb_line_reader_new(fd, name);
+  gboolean ok;
 
-  for (;;)
+  if (m->direct && m->opt->threads > 1)
+    ok = pdb_match_parallel(m->db, m->tmpl, m->template_text, reader, (guint) m->opt->threads,
+                            m->opt->block_size > 0 ? (gsize) m->opt->block_size : PDB_MATCH_PARALLEL_BLOCK,
+                            m->out, stdout, OUTPUT_FLUSH_BYTES, process_refused_line, m);
+  else
     {
-      gssize n;
+      GString *block = g_string_sized_new(PDB_LINE_READ_CHUNK);
 
-      if (end == cap)
-        {
-          if (start > 0)
-            {
-              memmove(buf, buf + start, end - start);
-              end -= start;
-              if (next_nul != NO_NUL)
-                next_nul -= start;
-              start = 0;
-            }
-          else
-            {
-              cap *= 2;
-              buf = g_realloc(buf, cap);
-            }
-        }
-      n = read(fd, buf + end, cap - end);
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          fprintf(stderr, "Error reading input file; filename='%s', error='%s'\n", name, g_strerror(errno));
-          ok = FALSE;
-          break;
-        }
-      if (n == 0)
-        break;
-      gsize scan = end;
-      end += n;
-      if (next_nul == NO_NUL)
-        {
-          const gchar *nul = memchr(buf + scan, '\0', end - scan);
-          next_nul = nul ? (gsize) (nul - buf) : NO_NUL;
-        }
-      for (;;)
-        {
-          const gchar *nl = memchr(buf + scan, '\n', end - scan);
-          gsize line_end = nl ? (gsize) (nl - buf) : end;
-          const gchar *stop = next_nul < line_end ? buf + next_nul : nl;
-          gsize len;
-
-          if (!stop || (gsize) (stop - (buf + start)) >= MAX_MESSAGE_BYTES)
-            {
-              if (!stop && end - start < MAX_MESSAGE_BYTES)
-                break;
-              /* no end within the limit: the first MAX_MESSAGE_BYTES are a message */
-              process_line(m, buf + start, MAX_MESSAGE_BYTES);
-              pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
-              start = scan = start + MAX_MESSAGE_BYTES;
-              continue;
-            }
-          len = stop - (buf + start);
-          if (stop == nl && len > 0 && buf[start + len - 1] == '\r')
-            len--;
-          process_line(m, buf + start, len);
-          pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
-          start = scan = stop - buf + 1;
-          if ((gsize) (stop - buf) == next_nul)
-            {
-              const gchar *nul = memchr(buf + scan, '\0', end - scan);
-              next_nul = nul ? (gsize) (nul - buf) : NO_NUL;
-            }
-        }
-      if (start == end)
-        start = end = 0;
+      while (pdb_line_reader_next(reader, block, 0))
+        pdb_lines_foreach(block->str, block->len, process_line_and_flush, m);
+      g_string_free(block, TRUE);
+      ok = !pdb_line_reader_failed(reader);
     }
-  while (ok && end - start > MAX_MESSAGE_BYTES)
-    {
-      process_line(m, buf + start, MAX_MESSAGE_BYTES);
-      start += MAX_MESSAGE_BYTES;
-    }
-  if (ok && end > start)
-    {
-      gsize len = end - start;
-
-      if (buf[start + len - 1] == '\r')
-        len--;
-      process_line(m, buf + start, len);
-    }
-  g_free(buf);
+  pdb_line_reader_free(reader);
   return ok;
 }
 
@@ -819,6 +767,11 @@ static const gchar match_description[] =
   "<PRI> optional) and matches PROGRAM and MESSAGE from their header.\n"
   "\n"
   "-F accepts these filter functions: " PDB_TOOL_FILTER_FUNCTIONS ".\n"
+  "\n"
+  "Bulk classification: with -f and a -T template that prints nothing but\n"
+  "${.classifier.rule_id}, ${.classifier.class} and plain text (and no -F, --json,\n"
+  "--explain or -D), lines are classified on --threads threads, by default one per\n"
+  "available CPU. The output is the same, in the same order, as with one thread.\n"
   "\n"
   "Exit status: 0 when the last message printed got a rule id (or none was\n"
   "printed), 1 when it did not (always 0 with -T or --json), 2 on a usage error\n"
@@ -843,6 +796,8 @@ pdb_cmd_match(int argc, char **argv)
     { "filter", 'F', 0, G_OPTION_ARG_STRING, &opt.filter_text, "Only print messages matching the specified syslog-ng filter", "expr" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt.json, "Print one JSON object per message: class, rule_id, tags, values (numbers typed)", NULL },
     { "explain", 0, 0, G_OPTION_ARG_NONE, &opt.explain, "After each message, explain the result: where the closest rule stopped matching and what it expected", NULL },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &opt.threads, "Classify on N threads when -T prints only ${.classifier.rule_id} and ${.classifier.class} (default: one per available CPU; output order is kept)", "N" },
+    { "block-size", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &opt.block_size, "Bytes per block of input handed to a thread", "BYTES" },
     { NULL }
   };
   int rc = PDB_TOOL_EXIT_USAGE;
@@ -855,6 +810,14 @@ pdb_cmd_match(int argc, char **argv)
       fprintf(stderr, "Error parsing command line arguments: unexpected argument '%s'\n", argv[1]);
       goto out;
     }
+  if (opt.threads < 0 || opt.threads > MAX_THREADS || opt.block_size < 0)
+    {
+      fprintf(stderr, "Error parsing command line arguments: --threads takes 1 to %d (0: one per CPU)%s\n",
+              MAX_THREADS, opt.block_size < 0 ? ", --block-size a positive size" : "");
+      goto out;
+    }
+  if (opt.threads == 0)
+    opt.threads = MIN(MAX_THREADS, (gint) g_get_num_processors());
   if (!opt.message && !opt.file)
     {
       fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
@@ -866,6 +829,7 @@ pdb_cmd_match(int argc, char **argv)
       GError *error = NULL;
 
       template_text = pdb_tool_unescape(opt.template_text);
+      m.template_text = template_text;
       m.tmpl = pdb_template_compile(template_text, FALSE, &error);
       if (!m.tmpl)
         {

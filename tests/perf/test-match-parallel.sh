@@ -1,0 +1,102 @@
+#!/bin/bash
+# tests/perf/test-match-parallel.sh: bulk classification on several threads
+# (tool/match-parallel.c) prints exactly what pdbtool 3.38 prints, in the
+# same order, whatever the number of threads and the block size: on
+# generated and hand-written databases, on pathological input (lines longer
+# than 64 KiB, NULs, CRs, headers 3.38 cannot parse, which go back to the
+# general path in their place), from a file and from a pipe. Also: how
+# match -f cuts lines (CRs before NUL, cut pieces), a read error, bad
+# --threads values, and paths that must stay on one thread.
+. "$top_srcdir/tests/lib.sh"
+
+setup_vs_pdbtool
+
+tmpl='${.classifier.rule_id}|${.classifier.class}\n'
+
+# compare DB LOG LABEL: pdbtool vs ours with 1, 2 and 3 threads and small blocks
+compare() {
+  local db=$1 log=$2 label=$3 bad=""
+  "$PDBTOOL" match -p "$db" -f "$log" -T "$tmpl" 2>/dev/null | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ref"
+  for run in "--threads 1" "--threads 2" "--threads 3 --block-size 1" "--threads 2 --block-size 700" \
+             "--threads 4 --block-size 70000"; do
+    # shellcheck disable=SC2086
+    "$PATTERNDB" match $run -p "$db" -f "$log" -T "$tmpl" 2>"$T/err" | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ours"
+    if ! cmp -s "$T/ref" "$T/ours" || grep -Eq 'AddressSanitizer|runtime error|CRITICAL' "$T/err"; then
+      bad="$bad [$run]"
+      diff "$T/ref" "$T/ours" | head -6 | while IFS= read -r l; do diag "$l"; done
+    fi
+  done
+  if [ -z "$bad" ] && [ -s "$T/ref" ]; then
+    ok "$label: identical to pdbtool with 1-4 threads and any block size ($(wc -l < "$T/ref") lines)"
+  else
+    not_ok "$label: differs from pdbtool with$bad"
+  fi
+}
+
+mkdir -p "$T/random" "$T/loghub"
+python3 "$DIFFDIR/gen.py" random "$T/random" 2 12 300 >/dev/null
+python3 "$DIFFDIR/gen.py" loghub "$top_srcdir/tests/data/loghub" "$T/loghub" >/dev/null
+for db in "$T"/random/*.xml "$T"/loghub/loghub-Linux.xml "$T"/loghub/loghub-OpenSSH.xml "$T"/loghub/loghub-Android.xml; do
+  compare "$db" "${db%.xml}.log" "$(basename "${db%.xml}")"
+done
+for msgs in "$DIFFDIR"/db/parsers.messages "$DIFFDIR"/db/precedence.messages; do
+  compare "${msgs%.messages}.xml" "$msgs" "db/$(basename "${msgs%.messages}")"
+done
+
+# Pathological lines, mixed with ordinary ones so that blocks cut between them.
+python3 - "$T/bad.log" <<'PY'
+import sys
+with open(sys.argv[1], "wb") as f:
+    w = f.write
+    for i in range(300):
+        w(b"Dec  3 11:00:%02d host sshd[1]: Accepted password for u%d from 10.0.0.%d port 22 ssh2\n" % (i % 60, i, i % 250))
+        if i % 50 == 7:
+            w(b"Dec  3 11:00:00 host p: " + b"x" * (65536 * 2 + i) + b"\n")
+            w(b"y" * 65535 + b"\r\r\n")
+            w(b"a\r\x00b\r\r\nc\r\r\x00")
+            w(b"<999>this is not a syslog header\n")
+            w(b"<13>1 " + b"[" * 300 + b"\n")
+            w(b"host prog: \xff\xfe\xc3\x28 invalid\r\n")
+    w(b"no newline at end\r")
+PY
+compare "$top_srcdir/tests/differential/db/parsers.xml" "$T/bad.log" "pathological lines"
+
+# From a pipe (reads of any size), several threads.
+"$PDBTOOL" match -p "$DIFFDIR/db/parsers.xml" -f "$T/bad.log" -T "$tmpl" 2>/dev/null > "$T/ref"
+cat "$T/bad.log" | "$PATTERNDB" match --threads 3 --block-size 5000 -p "$DIFFDIR/db/parsers.xml" -f - -T "$tmpl" 2>/dev/null > "$T/ours"
+if cmp -s "$T/ref" "$T/ours"; then ok "stdin, 3 threads: identical to pdbtool"
+else not_ok "stdin, 3 threads: differs from pdbtool"; fi
+
+# How lines are cut (every path, not only bulk): all CRs at a message's end
+# go, before a NUL too, and at the end of a piece cut at 64 KiB.
+python3 - "$T/cr.log" <<'PY'
+import sys
+with open(sys.argv[1], "wb") as f:
+    f.write(b"p: f\rg\r\r\r\np: \r\r\np: h\r\t\r\na\r\x00b\r\r\nc\r\r\x00" + b"x" * 65534 + b"\r\r\n" + b"x" * 65533 + b"\r\r\nend\r")
+PY
+"$PDBTOOL" match -p "$DIFFDIR/db/parsers.xml" -f "$T/cr.log" -T '${PROGRAM}|${MSG}|\n' 2>/dev/null > "$T/ref"
+"$PATTERNDB" match -p "$DIFFDIR/db/parsers.xml" -f "$T/cr.log" -T '${PROGRAM}|${MSG}|\n' 2>/dev/null > "$T/ours"
+if cmp -s "$T/ref" "$T/ours" && [ "$(wc -l < "$T/ref")" -ge 9 ]; then ok "carriage returns at message ends: as pdbtool ($(wc -l < "$T/ref") messages)"
+else not_ok "carriage returns at message ends differ from pdbtool"; diff <(cat -A "$T/ref" | cut -c1-40) <(cat -A "$T/ours" | cut -c1-40) | head -8 | while IFS= read -r l; do diag "$l"; done; fi
+
+# A template reading another name is not bulk classification: one thread, still identical.
+"$PDBTOOL" match -p "$DIFFDIR/db/parsers.xml" -f "$T/bad.log" -T '${.classifier.rule_id} $PROGRAM\n' 2>/dev/null > "$T/ref"
+"$PATTERNDB" match --threads 4 -p "$DIFFDIR/db/parsers.xml" -f "$T/bad.log" -T '${.classifier.rule_id} $PROGRAM\n' 2>/dev/null > "$T/ours"
+if cmp -s "$T/ref" "$T/ours"; then ok "--threads with a general template: identical to pdbtool"
+else not_ok "--threads with a general template differs from pdbtool"; fi
+
+# A read error names the file and exits 2, with one thread or several.
+for threads in 1 2; do
+  "$PATTERNDB" match --threads $threads -p "$DIFFDIR/db/parsers.xml" -f / -T "$tmpl" > "$T/out" 2> "$T/err"; rc=$?
+  if [ "$rc" = 2 ] && grep -q "Error reading input file; filename='/'" "$T/err"; then ok "read error with $threads thread(s): exit 2, the file named"
+  else not_ok "read error with $threads thread(s): exit $rc"; diag "$(cat "$T/err")"; fi
+done
+
+# Bad values of --threads.
+for value in -1 65 x; do
+  "$PATTERNDB" match --threads=$value -p "$DIFFDIR/db/parsers.xml" -f "$T/bad.log" -T "$tmpl" > "$T/out" 2> "$T/err"; rc=$?
+  if [ "$rc" = 2 ] && [ -s "$T/err" ] && [ ! -s "$T/out" ]; then ok "--threads=$value: usage error ($(head -1 "$T/err"))"
+  else not_ok "--threads=$value: exit $rc"; fi
+done
+
+done_testing
