@@ -4,8 +4,9 @@
  *
  * Every input is one line. Invariant checked: every slice the parser sets
  * lies inside the line, the error position (if any) is within [0, length],
- * and walking the structured data of an accepted RFC 5424 line never reads
- * outside it.
+ * walking the structured data of an accepted RFC 5424 line never reads
+ * outside it, and the short path (pdb_syslog_line_program_message()),
+ * where it answers, gives the parser's PROGRAM and MESSAGE.
  */
 #include "tool/syslog-line.h"
 
@@ -52,6 +53,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   for (gsize i = 0; i < G_N_ELEMENTS(slices); i++)
     fuzz_check_slice(line, size, slices[i]);
   if (out.parse_error && out.error_position > (gssize) size)
+    abort();
+
+  /* The short path of bulk classification answers as the full parser. */
+  PdbSlice program, message;
+  if (pdb_syslog_line_program_message(line, size, &program, &message)
+      && (out.parse_error || program.data != out.program.data || program.length != out.program.length
+          || message.data != out.message.data || message.length != out.message.length))
     abort();
 
   if (!out.parse_error && out.sdata.data)

@@ -156,6 +156,15 @@ expect_same(const char *line, gsize length)
   expect_slice("message", shown, exact, got.message, want.message);
   expect_slice("sdata", shown, exact, got.sdata, want.sdata);
   expect_slice("sequence_id", shown, exact, got.sequence_id, want.sequence_id);
+
+  /* the short path of bulk classification, where it answers, answers the same */
+  PdbSlice program, message;
+  if (pdb_syslog_line_program_message(exact, length, &program, &message))
+    {
+      cr_expect(!want.parse_error, "'%s': the short path took a line the parser rejects", shown);
+      expect_slice("program (short path)", shown, exact, program, want.program);
+      expect_slice("message (short path)", shown, exact, message, want.message);
+    }
   g_free(exact);
   g_free(shown);
 }
@@ -184,6 +193,35 @@ Test(syslog_line_scanner, the_reference_is_not_trivial)
   cr_assert(memcmp(l.host.data, "fe80::1", 7) == 0);
   cr_assert_eq(l.pid.length, 3);
   cr_assert_str_eq(l.message.data, "msg");
+}
+
+/* The month check (a hash into 16 slots): every month in any case of its
+ * last two letters, and every one-byte change of each of its three bytes. */
+Test(syslog_line_scanner, every_month_and_its_neighbours_as_before)
+{
+  static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
+                                        "Sep", "Oct", "Nov", "Dec" };
+  gchar line[] = "Mmm  3 10:00:00 host1 sshd[1]: msg";
+
+  for (gsize m = 0; m < G_N_ELEMENTS(months); m++)
+    for (guint position = 0; position < 3; position++)
+      for (guint byte = 0; byte < 256; byte++)
+        {
+          memcpy(line, months[m], 3);
+          line[position] = (gchar) byte;
+          expect_same(line, sizeof(line) - 1);
+        }
+}
+
+Test(syslog_line_scanner, the_short_path_is_taken)
+{
+  const char *line = "Dec  3 10:00:00 host1 sshd[123]: msg";
+  PdbSlice program, message;
+
+  cr_assert(pdb_syslog_line_program_message(line, strlen(line), &program, &message));
+  cr_assert(program.length == 4 && memcmp(program.data, "sshd", 4) == 0);
+  cr_assert_str_eq(message.data, "msg");
+  cr_assert_not(pdb_syslog_line_program_message("<13>Dec  3 10:00:00 h p: m", 26, &program, &message));
 }
 
 /* Random lines from fragments that sit near the decisions of the parser. */

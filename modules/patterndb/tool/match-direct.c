@@ -297,13 +297,20 @@ gboolean
 pdb_match_direct_line(PdbMatchDirect *self, const gchar *line, gsize length, GString *out)
 {
   static const gchar empty[] = "";
-  PdbSyslogLine l;
+  PdbSlice program, message;
 
-  pdb_syslog_line_parse(line, length, &l);
-  if (l.parse_error)
-    return FALSE;
-  pdb_database_classify(self->db, l.program.data ? l.program.data : empty, l.program.length,
-                        l.message.data ? l.message.data : empty, l.message.length, &self->result);
+  if (!pdb_syslog_line_program_message(line, length, &program, &message))
+    {
+      PdbSyslogLine l;
+
+      pdb_syslog_line_parse(line, length, &l);
+      if (l.parse_error)
+        return FALSE;
+      program = l.program;
+      message = l.message;
+    }
+  pdb_database_classify(self->db, program.data ? program.data : empty, program.length,
+                        message.data ? message.data : empty, message.length, &self->result);
   if (self->plan_text)
     {
       const PdbResult *r = &self->result;

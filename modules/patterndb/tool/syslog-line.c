@@ -178,32 +178,37 @@ scan_iso_date(const Input *in, gsize *ppos, gboolean allow_blank_separator)
 
 /* 3.38 wants the first letter of a month in upper case, the rest in any
  * case. `| 0x20` lowers a letter and maps no other byte onto a lower-case
- * letter but its upper-case twin, so it is exact here. */
-static gboolean
+ * letter but its upper-case twin, so it is exact here.
+ *
+ * The twelve keys are told apart by a multiplicative hash: the top four
+ * bits of key * MONTH_HASH send each month to a slot of its own (the
+ * multiplier was found by search); a slot holds its month's key or 0,
+ * which no input gives (a key's low bytes have 0x20 set). One load and
+ * one compare instead of a switch. */
+#define MONTH_HASH 0x1d21c6u
+
+static const guint32 month_slots[16] =
+{
+  0, MONTH_KEY('J', 'u', 'l'),
+  MONTH_KEY('J', 'u', 'n'), MONTH_KEY('M', 'a', 'r'),
+  MONTH_KEY('M', 'a', 'y'), MONTH_KEY('A', 'p', 'r'),
+  0, MONTH_KEY('S', 'e', 'p'),
+  MONTH_KEY('D', 'e', 'c'), 0,
+  0, MONTH_KEY('O', 'c', 't'),
+  MONTH_KEY('F', 'e', 'b'), MONTH_KEY('J', 'a', 'n'),
+  MONTH_KEY('A', 'u', 'g'), MONTH_KEY('N', 'o', 'v'),
+};
+
+static inline gboolean
 scan_month(const Input *in, gsize pos)
 {
   if (pos + 3 > in->len)
     return FALSE;
 
   const guchar *s = in->s + pos;
-  switch (MONTH_KEY(s[0], s[1] | 0x20, s[2] | 0x20))
-    {
-    case MONTH_KEY('J', 'a', 'n'):
-    case MONTH_KEY('F', 'e', 'b'):
-    case MONTH_KEY('M', 'a', 'r'):
-    case MONTH_KEY('A', 'p', 'r'):
-    case MONTH_KEY('M', 'a', 'y'):
-    case MONTH_KEY('J', 'u', 'n'):
-    case MONTH_KEY('J', 'u', 'l'):
-    case MONTH_KEY('A', 'u', 'g'):
-    case MONTH_KEY('S', 'e', 'p'):
-    case MONTH_KEY('O', 'c', 't'):
-    case MONTH_KEY('N', 'o', 'v'):
-    case MONTH_KEY('D', 'e', 'c'):
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  guint32 key = MONTH_KEY(s[0], s[1] | 0x20, s[2] | 0x20);
+
+  return month_slots[(guint32) (key * MONTH_HASH) >> 28] == key;
 }
 
 /* BSD: "Mmm dd hh:mm:ss[.frac][ yyyy][:]" or "Mmm dd yyyy hh:mm:ss". */
@@ -273,21 +278,22 @@ scan_hostname(const Input *in, gsize pos, PdbSlice *host)
   return skip_spaces(in, q);
 }
 
-/* "prog[pid]: ": each part optional, as 3.38's legacy program parser. */
-static gsize
-scan_program(const Input *in, gsize pos, PdbSyslogLine *out)
+/* "prog[pid]: ": each part optional, as 3.38's legacy program parser.
+ * Sets *program and *msghdr, and *pid when there is one. */
+static inline gsize
+scan_program(const Input *in, gsize pos, PdbSlice *program, PdbSlice *pid, PdbSlice *msghdr)
 {
   gsize start = pos;
 
   pos = find_class(in, pos, ENDS_PROGRAM);
-  out->program = slice(in, start, pos);
+  *program = slice(in, start, pos);
   if (at(in, pos, '['))
     {
       gsize pid_start = ++pos;
 
       pos = find_class(in, pos, ENDS_PID);
       if (pos < in->len)
-        out->pid = slice(in, pid_start, pos);
+        *pid = slice(in, pid_start, pos);
       if (at(in, pos, ']'))
         pos++;
     }
@@ -295,8 +301,40 @@ scan_program(const Input *in, gsize pos, PdbSyslogLine *out)
     pos++;
   if (at(in, pos, ' '))
     pos++;
-  out->legacy_msghdr = slice(in, start, pos);
+  *msghdr = slice(in, start, pos);
   return pos;
+}
+
+/* The fields of the usual line, "Mmm dd hh:mm:ss host prog[pid]: msg". */
+typedef struct
+{
+  PdbSlice stamp, host, program, pid, msghdr, message;
+} UsualLine;
+
+/*
+ * The usual line in one go, from @pos (after any <PRI>); FALSE when the
+ * line is not one (then nothing is known). A month cannot start a sequence
+ * id or a time quality mark, and a blank plus a non-digit after the clock
+ * leave no fraction, year or ':' to look for: the general path of
+ * parse_rfc3164() would take the same steps. Only host and pid may stay
+ * unset, and only they are left untouched then.
+ */
+static inline gboolean
+scan_usual(const Input *in, gsize pos, UsualLine *u)
+{
+  const guchar *d = in->s + pos;
+
+  if (in->len - pos < 17 || !scan_month(in, pos))
+    return FALSE;
+  if (!(d[3] == ' ' && (d[4] == ' ' || is_digit(d[4])) && is_digit(d[5]) && d[6] == ' '
+        && clock_at(d + 7) && d[15] == ' ' && !is_digit(d[16])))
+    return FALSE;
+  u->stamp = slice(in, pos, pos + 15);
+  pos = skip_spaces(in, pos + 15);
+  pos = scan_hostname(in, pos, &u->host);
+  pos = scan_program(in, pos, &u->program, &u->pid, &u->msghdr);
+  u->message = slice(in, pos, in->len);
+  return TRUE;
 }
 
 /* The date scanned from @start to @end, without the ':' a scanner may take after it. */
@@ -313,24 +351,19 @@ parse_rfc3164(const Input *in, gsize pos, PdbSyslogLine *out)
 {
   gsize q;
 
-  /* The usual line, "Mmm dd hh:mm:ss host prog[pid]: msg", in one go. A
-   * month cannot start a sequence id or a time quality mark, and a blank
-   * plus a non-digit after the clock leave no fraction, year or ':' to
-   * look for: the general path below would take the same steps. */
-  if (in->len - pos >= 17 && scan_month(in, pos))
-    {
-      const guchar *d = in->s + pos;
+  UsualLine u;
 
-      if (d[3] == ' ' && (d[4] == ' ' || is_digit(d[4])) && is_digit(d[5]) && d[6] == ' '
-          && clock_at(d + 7) && d[15] == ' ' && !is_digit(d[16]))
-        {
-          out->stamp = slice(in, pos, pos + 15);
-          pos = skip_spaces(in, pos + 15);
-          pos = scan_hostname(in, pos, &out->host);
-          pos = scan_program(in, pos, out);
-          out->message = slice(in, pos, in->len);
-          return;
-        }
+  u.host = out->host;
+  u.pid = out->pid;
+  if (scan_usual(in, pos, &u))
+    {
+      out->stamp = u.stamp;
+      out->host = u.host;
+      out->program = u.program;
+      out->pid = u.pid;
+      out->legacy_msghdr = u.msghdr;
+      out->message = u.message;
+      return;
     }
 
   /* Cisco sequence number "123: ", right after the PRI; 3.38 also takes
@@ -355,7 +388,7 @@ parse_rfc3164(const Input *in, gsize pos, PdbSyslogLine *out)
       pos = skip_spaces(in, q);
       pos = scan_hostname(in, pos, &out->host);
     }
-  pos = scan_program(in, pos, out);
+  pos = scan_program(in, pos, &out->program, &out->pid, &out->legacy_msghdr);
   out->message = slice(in, pos, in->len);
 }
 
@@ -492,6 +525,20 @@ parse_rfc5424(const Input *in, gsize pos, PdbSyslogLine *out)
   if (in->len - pos >= 3 && memcmp(in->s + pos, "\xef\xbb\xbf", 3) == 0)
     pos += 3;
   out->message = slice(in, pos, in->len);
+}
+
+gboolean
+pdb_syslog_line_program_message(const gchar *line, gsize length, PdbSlice *program, PdbSlice *message)
+{
+  Input in = { (const guchar *) line, length };
+  UsualLine u;
+
+  /* a <PRI> may be broken (an error record): the full parser decides */
+  if (length == 0 || line[0] == '<' || !scan_usual(&in, 0, &u))
+    return FALSE;
+  *program = u.program;
+  *message = u.message;
+  return TRUE;
 }
 
 void

@@ -55,6 +55,15 @@ typedef struct _PdbSyslogLine
 void pdb_syslog_line_parse(const gchar *line, gsize length, PdbSyslogLine *out);
 
 /*
+ * Only PROGRAM and MESSAGE, for the usual line without <PRI>
+ * ("Mmm dd hh:mm:ss host prog[pid]: msg"): the same slices as
+ * pdb_syslog_line_parse() gives, without filling the rest. FALSE (nothing
+ * set) for any other line: then call pdb_syslog_line_parse().
+ */
+gboolean pdb_syslog_line_program_message(const gchar *line, gsize length,
+                                         PdbSlice *program, PdbSlice *message);
+
+/*
  * Calls @func for every SD-PARAM of a structured-data slice accepted by
  * pdb_syslog_line_parse(): @name is "SDID.PARAM" (or just "SDID" for an
  * element without parameters, with an empty value), @value unescaped.
