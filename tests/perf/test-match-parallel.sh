@@ -61,11 +61,29 @@ with open(sys.argv[1], "wb") as f:
 PY
 compare "$top_srcdir/tests/differential/db/parsers.xml" "$T/bad.log" "pathological lines"
 
-# From a pipe (reads of any size), several threads.
+# From a pipe (reads of any size): one thread, output as the lines come in.
 "$PDBTOOL" match -p "$DIFFDIR/db/parsers.xml" -f "$T/bad.log" -T "$tmpl" 2>/dev/null > "$T/ref"
 cat "$T/bad.log" | "$PATTERNDB" match --threads 3 --block-size 5000 -p "$DIFFDIR/db/parsers.xml" -f - -T "$tmpl" 2>/dev/null > "$T/ours"
-if cmp -s "$T/ref" "$T/ours"; then ok "stdin, 3 threads: identical to pdbtool"
-else not_ok "stdin, 3 threads: differs from pdbtool"; fi
+if cmp -s "$T/ref" "$T/ours"; then ok "stdin from a pipe, --threads 3: identical to pdbtool"
+else not_ok "stdin from a pipe, --threads 3: differs from pdbtool"; fi
+
+# `tail -f log | patterndb match -f -`: a line's result is written while the
+# input is still open (the writer waits up to 10 s for it, then closes).
+mkfifo "$T/live.in"
+"$PATTERNDB" match --threads 2 -p "$DIFFDIR/db/parsers.xml" -f - -T "$tmpl" < "$T/live.in" > "$T/live.out" 2>/dev/null &
+live_pid=$!
+exec 7> "$T/live.in"
+printf 'Dec  3 11:00:00 host sshd[1]: Accepted password for u from 10.0.0.1 port 22 ssh2\n' >&7
+for _ in $(seq 100); do [ -s "$T/live.out" ] && break; sleep 0.1; done
+before_end=$(wc -l < "$T/live.out")
+printf 'Dec  3 11:00:01 host sshd[1]: second\n' >&7
+exec 7>&-
+wait "$live_pid"; live_rc=$?
+if [ "$before_end" = 1 ] && [ "$(wc -l < "$T/live.out")" = 2 ] && [ "$live_rc" = 0 ]; then
+  ok "from a pipe, a result is written before the input ends"
+else
+  not_ok "from a pipe: $before_end result(s) before the input ended, $(wc -l < "$T/live.out") in all, exit $live_rc"
+fi
 
 # How lines are cut (every path, not only bulk): all CRs at a message's end
 # go, before a NUL too, and at the end of a piece cut at 64 KiB.

@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -732,16 +733,22 @@ process_refused_line(const gchar *line, gsize length, gpointer user_data)
 /*
  * Reads @fd to the end and hands every message (line-reader.h: as
  * pdbtool's reader cuts them) to process_line(). Bulk classification (the
- * short path) runs on --threads workers; everything else on this thread,
- * block by block as the input arrives.
+ * short path) of a regular file runs on --threads workers. Everything else
+ * runs on this thread, block by block as the input arrives; from a pipe or
+ * a terminal (`tail -f log | patterndb match -f -`) the output of each
+ * block is written before the next read, which may wait for more input,
+ * so results come out as their lines come in. (The workers want whole
+ * blocks of 1 MiB, which a slow pipe would hold back.)
  */
 static gboolean
 process_stream(Matcher *m, int fd, const gchar *name)
 {
   PdbLineReader *reader = pdb_line_reader_new(fd, name);
+  struct stat st;
+  gboolean regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   gboolean ok;
 
-  if (m->direct && m->opt->threads > 1)
+  if (m->direct && m->opt->threads > 1 && regular)
     ok = pdb_match_parallel(m->db, m->tmpl, m->template_text, reader, (guint) m->opt->threads,
                             m->opt->block_size > 0 ? (gsize) m->opt->block_size : PDB_MATCH_PARALLEL_BLOCK,
                             m->out, stdout, OUTPUT_FLUSH_BYTES, process_refused_line, m);
@@ -750,7 +757,14 @@ process_stream(Matcher *m, int fd, const gchar *name)
       GString *block = g_string_sized_new(PDB_LINE_READ_CHUNK);
 
       while (pdb_line_reader_next(reader, block, 0))
-        pdb_lines_foreach(block->str, block->len, process_line_and_flush, m);
+        {
+          pdb_lines_foreach(block->str, block->len, process_line_and_flush, m);
+          if (!regular)
+            {
+              pdb_tool_flush(m->out, stdout, 0);
+              fflush(stdout);
+            }
+        }
       g_string_free(block, TRUE);
       ok = !pdb_line_reader_failed(reader);
     }
@@ -768,10 +782,11 @@ static const gchar match_description[] =
   "\n"
   "-F accepts these filter functions: " PDB_TOOL_FILTER_FUNCTIONS ".\n"
   "\n"
-  "Bulk classification: with -f and a -T template that prints nothing but\n"
-  "${.classifier.rule_id}, ${.classifier.class} and plain text (and no -F, --json,\n"
-  "--explain or -D), lines are classified on --threads threads, by default one per\n"
-  "available CPU. The output is the same, in the same order, as with one thread.\n"
+  "Bulk classification: with -f FILE (a regular file) and a -T template that\n"
+  "prints nothing but ${.classifier.rule_id}, ${.classifier.class} and plain text\n"
+  "(and no -F, --json, --explain or -D), lines are classified on --threads threads,\n"
+  "by default one per available CPU. The output is the same, in the same order, as\n"
+  "with one thread. From a pipe, results are written as their lines come in.\n"
   "\n"
   "Exit status: 0 when the last message printed got a rule id (or none was\n"
   "printed), 1 when it did not (always 0 with -T or --json), 2 on a usage error\n"
