@@ -203,7 +203,7 @@ random_input(guint32 seed)
 
 Test(line_reader, blocks_give_the_messages_of_one_pass)
 {
-  const gsize min_lengths[] = { 0, 1, 4096, LIMIT, 1024 * 1024 };
+  const gsize min_lengths[] = { 0, 7, 4096, LIMIT, 1024 * 1024 };
 
   for (guint32 seed = 1; seed <= 4; seed++)
     {
@@ -245,6 +245,38 @@ Test(line_reader, blocks_give_the_messages_of_one_pass)
       g_ptr_array_unref(expected);
       g_string_free(input, TRUE);
     }
+}
+
+/* A small block size gives small blocks (the threads of `match` get many of them). */
+Test(line_reader, small_blocks_stay_small)
+{
+  GString *input = g_string_new(NULL);
+  int pipe_fds[2];
+
+  for (guint i = 0; i < 1000; i++)
+    g_string_append_printf(input, "%099u\n", i);
+  cr_assert_eq(pipe(pipe_fds), 0);
+  Writer writer = { pipe_fds[1], input, 5 };
+  GThread *thread = g_thread_new("writer", write_in_pieces, &writer);
+  PdbLineReader *reader = pdb_line_reader_new(pipe_fds[0], "pipe");
+  GString *block = g_string_new(NULL);
+  guint blocks = 0;
+  gsize total = 0;
+
+  while (pdb_line_reader_next(reader, block, 4096))
+    {
+      cr_assert_leq(block->len, 2 * 4096, "a block of %zu bytes", block->len);
+      cr_assert_eq(block->len % 100, 0, "a block of %zu bytes: not whole lines", block->len);
+      blocks++;
+      total += block->len;
+    }
+  cr_assert_eq(total, input->len);
+  cr_assert_geq(blocks, input->len / (2 * 4096));
+  g_thread_join(thread);
+  g_string_free(block, TRUE);
+  g_string_free(input, TRUE);
+  pdb_line_reader_free(reader);
+  close(pipe_fds[0]);
 }
 
 Test(line_reader, a_read_error_is_reported_with_the_file_name)

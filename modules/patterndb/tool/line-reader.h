@@ -44,7 +44,9 @@ void pdb_line_reader_free(PdbLineReader *reader);
 /*
  * Replaces the content of @block with the next block. It reads until the
  * block holds at least @min_length bytes or the input ends (0: until it
- * holds at least one whole message). FALSE when the input is exhausted
+ * holds at least one whole message), in reads of PDB_LINE_READ_CHUNK, or
+ * of @min_length when that is smaller (then a block is about @min_length
+ * bytes, or one message when messages are longer). FALSE when the input is exhausted
  * (the block is empty) or reading failed: then the error (naming the file)
  * is on stderr and pdb_line_reader_failed() is TRUE.
  */
