@@ -1,12 +1,15 @@
 #!/bin/bash
-# tests/perf/test-match-parallel.sh: bulk classification on several threads
+# tests/perf/test-match-parallel.sh: match -f on several threads
 # (tool/match-parallel.c) prints exactly what pdbtool 3.38 prints, in the
-# same order, whatever the number of threads and the block size: on
-# generated and hand-written databases, on pathological input (lines longer
-# than 64 KiB, NULs, CRs, headers 3.38 cannot parse, which go back to the
-# general path in their place), from a file and from a pipe. Also: how
-# match -f cuts lines (CRs before NUL, cut pieces), a read error, bad
-# --threads values, and paths that must stay on one thread.
+# same order and with the same exit status, whatever the number of threads
+# and the block size. Bulk classification (the short path): on generated
+# and hand-written databases, on pathological input (lines longer than
+# 64 KiB, NULs, CRs, headers 3.38 cannot parse, which go back to the
+# general path in their place), from a file and from a pipe. The general
+# path: NAME=value output, templates, filters, RFC 5424 structured data
+# (names numbered in stream order, left to the main thread), --json,
+# --explain, -D; correlation stays on one thread. Also: how match -f cuts
+# lines (CRs before NUL, cut pieces), a read error, bad --threads values.
 . "$top_srcdir/tests/lib.sh"
 
 setup_vs_pdbtool
@@ -107,11 +110,90 @@ PY
 if cmp -s "$T/ref" "$T/ours" && [ "$(wc -l < "$T/ref")" -ge 9 ]; then ok "carriage returns at message ends: as pdbtool ($(wc -l < "$T/ref") messages)"
 else not_ok "carriage returns at message ends differ from pdbtool"; diff <(cat -A "$T/ref" | cut -c1-40) <(cat -A "$T/ours" | cut -c1-40) | head -8 | while IFS= read -r l; do diag "$l"; done; fi
 
-# A template reading another name is not bulk classification: one thread, still identical.
-"$PDBTOOL" match -p "$DIFFDIR/db/parsers.xml" -f "$T/bad.log" -T '${.classifier.rule_id} $PROGRAM\n' 2>/dev/null > "$T/ref"
-"$PATTERNDB" match --threads 4 -p "$DIFFDIR/db/parsers.xml" -f "$T/bad.log" -T '${.classifier.rule_id} $PROGRAM\n' 2>/dev/null > "$T/ours"
-if cmp -s "$T/ref" "$T/ours"; then ok "--threads with a general template: identical to pdbtool"
-else not_ok "--threads with a general template differs from pdbtool"; fi
+# The general path on several threads (every output but bulk
+# classification): NAME=value lines, general templates and -F filters, the
+# exit status (the last message printed decides it) as pdbtool's. The
+# input mixes RFC 5424 lines, whose .SDATA.* names are numbered as the
+# stream first meets them (a worker refuses such a line and the main
+# thread prints it in its place) with the pathological and loghub lines.
+python3 - "$T/bad.log" "$T/mixed.log" <<'PY'
+import sys
+base = open(sys.argv[1], "rb").read().split(b"\n")
+with open(sys.argv[2], "wb") as f:
+    for i, line in enumerate(base):
+        f.write(line + b"\n")
+        if i % 37 == 5:
+            # two elements whose names the stream meets in a varying order
+            f.write(b'<34>1 2026-12-04T10:00:00Z host app%d 77 ID%d [ex%d@1 k%d="v" a="b"][ex%d@1 z="w"] message %d\n'
+                    % (i % 3, i, i % 11, i % 5, (i * 7 + 3) % 13, i))
+        if i % 53 == 9:
+            f.write(b"<13>1 2026-12-04T10:00:00Z host sshd 1 - - Accepted password for u from 10.0.0.%d port 22 ssh2\n" % (i % 250))
+    f.write(b"Dec  3 11:00:00 host nothing: matches no rule\n")
+PY
+# general DB LOG LABEL [match options...]: pdbtool vs ours, 1 to 4 threads, output and exit status
+# (sets ref_rc, pdbtool's exit status)
+general() {
+  local db=$1 log=$2 label=$3 bad="" rc
+  shift 3
+  "$PDBTOOL" match -p "$db" -f "$log" "$@" 2>/dev/null | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ref"
+  ref_rc=${PIPESTATUS[0]}
+  for run in "--threads 1" "--threads 2" "--threads 3 --block-size 1" "--threads 4 --block-size 3000"; do
+    # shellcheck disable=SC2086
+    "$PATTERNDB" match $run -p "$db" -f "$log" "$@" 2>"$T/err" | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ours"
+    rc=${PIPESTATUS[0]}
+    if ! cmp -s "$T/ref" "$T/ours" || [ "$rc" != "$ref_rc" ] || grep -Eq 'AddressSanitizer|runtime error|CRITICAL' "$T/err"; then
+      bad="$bad [$run: exit $rc]"
+      diff "$T/ref" "$T/ours" | head -6 | while IFS= read -r l; do diag "$l"; done
+    fi
+  done
+  if [ -z "$bad" ] && [ -s "$T/ref" ]; then
+    ok "$label: identical to pdbtool with 1-4 threads, exit $ref_rc ($(wc -l < "$T/ref") lines)"
+  else
+    not_ok "$label: differs from pdbtool (exit $ref_rc) with$bad"
+  fi
+}
+general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "NAME=value output, loghub Linux"
+general "$DIFFDIR/db/parsers.xml" "$T/mixed.log" "NAME=value output, parsers db"
+if grep -q '^\.SDATA\.ex5@1\.k' "$T/ref" && [ "$(grep -c '^\.SDATA\.' "$T/ref")" -gt 100 ]; then
+  ok "the reference has the .SDATA names a worker must leave to the main thread"
+else
+  not_ok "the reference lacks .SDATA names: the refusal of new names is not exercised"
+fi
+head -n 1500 "$T/mixed.log" > "$T/mixed-short.log"
+printf 'Dec  3 11:00:00 host p: string abc123 end\n' >> "$T/mixed-short.log"
+general "$DIFFDIR/db/parsers.xml" "$T/mixed-short.log" "NAME=value output ending with a match"
+[ "$ref_rc" = 0 ] && ok "the last line matched: exit 0 (the others end with no match: exit 1)" || not_ok "the last line did not match: exit $ref_rc"
+# Dense: every line meets two of 30 element names, in a random order, so a
+# worker that printed a line with names it numbered itself would print
+# them in another order than one thread.
+python3 - "$T/sd.log" <<'PY'
+import random, sys
+random.seed(1)
+with open(sys.argv[1], "w") as f:
+    for i in range(3000):
+        a, b = random.sample(range(30), 2)
+        f.write('<34>1 2026-12-04T10:00:00Z host app 77 ID [e%d@1 x="1"][e%d@1 y="2"] m %d\n' % (a, b, i))
+PY
+general "$DIFFDIR/db/parsers.xml" "$T/sd.log" "NAME=value output, RFC 5424 lines with structured data"
+general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "general template" -T '${.classifier.rule_id} $PROGRAM ${MSG} $(length ${HOST})|${.SDATA.ex3@1.a}\n'
+general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "-F filter, NAME=value output" -F 'program("sshd" type(string)) or tags(".classifier.system")'
+general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "-F filter with a template" -F 'not program("kernel")' -T '$PROGRAM ${.classifier.class}\n'
+
+# Our own outputs (no pdbtool counterpart): several threads print what one does.
+for opts in "--json" "--explain" "-D" "--json -F program(sshd)"; do
+  # shellcheck disable=SC2086
+  "$PATTERNDB" match --threads 1 -p "$T/loghub/loghub-Linux.xml" -f "$T/mixed.log" $opts 2>/dev/null | sed 's/^PID=[0-9]*$/PID=N/; s/"PID":"[0-9]*"/"PID":"N"/' > "$T/ref"; ref_rc=${PIPESTATUS[0]}
+  # shellcheck disable=SC2086
+  "$PATTERNDB" match --threads 3 --block-size 2000 -p "$T/loghub/loghub-Linux.xml" -f "$T/mixed.log" $opts 2>"$T/err" | sed 's/^PID=[0-9]*$/PID=N/; s/"PID":"[0-9]*"/"PID":"N"/' > "$T/ours"; rc=${PIPESTATUS[0]}
+  if cmp -s "$T/ref" "$T/ours" && [ "$rc" = "$ref_rc" ] && [ -s "$T/ref" ] && [ ! -s "$T/err" ]; then ok "$opts: 3 threads print what 1 does ($(wc -l < "$T/ref") lines)"
+  else not_ok "$opts: 3 threads differ from 1 (exit $rc, $ref_rc)"; diff "$T/ref" "$T/ours" | head -4 | while IFS= read -r l; do diag "$l"; done; fi
+done
+
+# Correlation follows the stream (its clock, its contexts): one thread
+# whatever --threads says, and the same as pdbtool.
+for db in "$top_srcdir"/tests/correlation/corr.xml "$top_srcdir"/tests/correlation/create.xml; do
+  general "$db" "${db%.xml}.messages" "correlation, $(basename "$db")"
+done
 
 # A read error names the file and exits 2, with one thread or several.
 for threads in 1 2; do

@@ -10,9 +10,13 @@
  * input is read in blocks of bounded size (line-reader.h), the message
  * store and the result are reused, and output is collected in one buffer
  * written with fwrite() every 64 KiB. Nothing is allocated per line once
- * the first lines have sized the buffers. Bulk classification (a -T of the
- * classification only, match-direct.h) runs on one worker thread per CPU
- * (--threads), with the output in input order (match-parallel.h).
+ * the first lines have sized the buffers.
+ *
+ * A regular file is classified on one worker thread per CPU (--threads,
+ * match-parallel.h), each with a Matcher of its own, and the output is
+ * written in input order: byte for byte what one thread prints. Only
+ * correlation (contexts, actions), whose clock and state follow the
+ * stream, keeps everything on the main thread.
  */
 #include "tool/commands.h"
 #include "tool/tool-common.h"
@@ -59,13 +63,14 @@ typedef struct
   MatchOptions *opt;
   PdbDatabase *db;
   PdbToolMessage *msg;
-  PdbTemplate *tmpl;
+  const PdbTemplate *tmpl; /* shared by every thread's Matcher */
   const gchar *template_text; /* -T unescaped, what tmpl was compiled from */
   PdbMatchDirect *direct; /* -T of the classification only: the short path */
   gboolean registered;    /* the database's names are in msg (see ensure_registered) */
-  PdbToolFilter *filter;
+  PdbToolFilter *filter;  /* owned: a filter keeps match state, one per thread */
+  PdbToolMessageMark registered_mark; /* the store's numbering right after the database's names */
   PdbResult result;
-  GString *out;
+  GString *out;           /* the main thread's own; a worker's is lent per line */
   GString *scratch;       /* macros, filters */
   GString *scratch2;
   GString *error_text;    /* "Error processing log message: ..." */
@@ -73,7 +78,7 @@ typedef struct
   gchar pid_text[16];
   gint pri;
   PdbSlice sdata;
-  gint exit_code;
+  gint exit_code;         /* of the last message printed: 0 with a rule id, 1 without (a worker: -1 for none) */
   PdbCorrelation *corr;   /* contexts and actions (see "correlation" below) */
   GPtrArray *synthetic;   /* of PdbNvMessage*: generated, not printed yet */
   gint64 now;             /* wall clock, caps message timestamps */
@@ -649,6 +654,7 @@ ensure_registered(Matcher *m)
     return;
   pdb_tool_message_register_database(m->msg, m->db);
   m->registered = TRUE;
+  m->registered_mark = pdb_tool_message_mark(m->msg);
   /* the store answers date macros only when a <value> asks for one */
   GString *probe = g_string_new(NULL);
 
@@ -723,22 +729,111 @@ process_line_and_flush(const gchar *line, gsize length, gpointer user_data)
   pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
 }
 
-/* A line the parallel short path refused, in its place in the output. */
+/* ---- several threads (match-parallel.h) ---- */
+
+static gboolean matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate *tmpl,
+                              const gchar *template_text);
+static void matcher_finish(Matcher *m);
+
+/* A line a worker refused, in its place in the output, by the main thread's Matcher. */
 static void
-process_refused_line(const gchar *line, gsize length, gpointer user_data)
+main_refused(gpointer data, const gchar *line, gsize length)
 {
-  process_line(user_data, line, length);
+  process_line(data, line, length);
+}
+
+static void
+main_status(gpointer data, gint status)
+{
+  Matcher *m = data;
+
+  m->exit_code = status;
+}
+
+/* Bulk classification: a PdbMatchDirect per worker. */
+static gpointer
+direct_worker_new(gpointer data)
+{
+  Matcher *m = data;
+  PdbMatchDirect *direct = pdb_match_direct_new(m->db, m->tmpl, m->template_text);
+
+  g_assert(direct);   /* the main thread's own was accepted: the check is deterministic */
+  return direct;
+}
+
+static void
+direct_worker_free(gpointer worker)
+{
+  pdb_match_direct_free(worker);
+}
+
+static gint
+direct_worker_line(gpointer worker, const gchar *line, gsize length, GString *out)
+{
+  return pdb_match_direct_line(worker, line, length, out) ? PDB_MATCH_LINE_SILENT : PDB_MATCH_LINE_REFUSED;
+}
+
+/* Everything else: a whole Matcher per worker (its own store, filter and
+ * scratch buffers; the database and the template are shared, read only). */
+static gpointer
+general_worker_new(gpointer data)
+{
+  Matcher *main_matcher = data;
+  Matcher *w = g_new0(Matcher, 1);
+
+  /* the main thread compiled the same filter text: this cannot fail */
+  if (!matcher_start(w, main_matcher->opt, main_matcher->db, main_matcher->tmpl, main_matcher->template_text))
+    g_assert_not_reached();
+  w->now = main_matcher->now;
+  return w;
+}
+
+static void
+general_worker_free(gpointer worker)
+{
+  matcher_finish(worker);
+  g_free(worker);
+}
+
+/*
+ * One line on a worker. The store numbers names and tags in the order the
+ * stream meets them, and prints values in that order: a line that sets a
+ * name or tag the database did not number (the .SDATA.* of RFC 5424
+ * lines, say) would be numbered differently by each worker, so it is
+ * refused and handled by the main thread's store, which sees every such
+ * line in input order. Any other line prints exactly what the main
+ * thread would.
+ */
+static gint
+general_worker_line(gpointer worker, const gchar *line, gsize length, GString *out)
+{
+  Matcher *w = worker;
+  gsize out_length = out->len;
+  PdbToolMessageMark before;
+
+  w->out = out;
+  ensure_registered(w);
+  before = pdb_tool_message_mark(w->msg);
+  w->exit_code = -1;
+  process_line(w, line, length);
+  if (!pdb_tool_message_marks_equal(before, pdb_tool_message_mark(w->msg))
+      || pdb_tool_message_holds_after(w->msg, w->registered_mark))
+    {
+      g_string_truncate(out, out_length);
+      return PDB_MATCH_LINE_REFUSED;
+    }
+  return w->exit_code >= 0 ? w->exit_code : PDB_MATCH_LINE_SILENT;
 }
 
 /*
  * Reads @fd to the end and hands every message (line-reader.h: as
- * pdbtool's reader cuts them) to process_line(). Bulk classification (the
- * short path) of a regular file runs on --threads workers. Everything else
- * runs on this thread, block by block as the input arrives; from a pipe or
- * a terminal (`tail -f log | patterndb match -f -`) the output of each
- * block is written before the next read, which may wait for more input,
- * so results come out as their lines come in. (The workers want whole
- * blocks of 1 MiB, which a slow pipe would hold back.)
+ * pdbtool's reader cuts them) to process_line(). A regular file runs on
+ * --threads workers unless the database correlates. Everything else runs
+ * on this thread, block by block as the input arrives; from a pipe or a
+ * terminal (`tail -f log | patterndb match -f -`) the output of each block
+ * is written before the next read, which may wait for more input, so
+ * results come out as their lines come in. (The workers want whole blocks
+ * of 1 MiB, which a slow pipe would hold back.)
  */
 static gboolean
 process_stream(Matcher *m, int fd, const gchar *name)
@@ -748,10 +843,22 @@ process_stream(Matcher *m, int fd, const gchar *name)
   gboolean regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   gboolean ok;
 
-  if (m->direct && m->opt->threads > 1 && regular)
-    ok = pdb_match_parallel(m->db, m->tmpl, m->template_text, reader, (guint) m->opt->threads,
-                            m->opt->block_size > 0 ? (gsize) m->opt->block_size : PDB_MATCH_PARALLEL_BLOCK,
-                            m->out, stdout, OUTPUT_FLUSH_BYTES, process_refused_line, m);
+  if (m->opt->threads > 1 && regular && !m->corr)
+    {
+      PdbMatchWorkers ops =
+      {
+        .worker_new = m->direct ? direct_worker_new : general_worker_new,
+        .worker_free = m->direct ? direct_worker_free : general_worker_free,
+        .line = m->direct ? direct_worker_line : general_worker_line,
+        .refused = main_refused,
+        .status = main_status,
+        .data = m,
+      };
+
+      ok = pdb_match_parallel(&ops, reader, (guint) m->opt->threads,
+                              m->opt->block_size > 0 ? (gsize) m->opt->block_size : PDB_MATCH_PARALLEL_BLOCK,
+                              m->out, stdout, OUTPUT_FLUSH_BYTES);
+    }
   else
     {
       GString *block = g_string_sized_new(PDB_LINE_READ_CHUNK);
@@ -772,6 +879,80 @@ process_stream(Matcher *m, int fd, const gchar *name)
   return ok;
 }
 
+/*
+ * Sets up @m for @db and the options: its own message store, filter (from
+ * opt->filter_text; FALSE with the error on stderr when it does not
+ * compile) and buffers. @tmpl (may be NULL) and @template_text are shared.
+ * No output buffer: the caller gives one. matcher_finish() frees what this
+ * made, even after a failure.
+ */
+static gboolean
+matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate *tmpl,
+              const gchar *template_text)
+{
+  m->opt = opt;
+  m->db = db;
+  m->tmpl = tmpl;
+  m->template_text = template_text;
+  m->msg = pdb_tool_message_new();
+  pdb_result_init(&m->result);
+  m->scratch = g_string_new(NULL);
+  m->scratch2 = g_string_new(NULL);
+  m->error_text = g_string_new(NULL);
+  m->date_text = g_string_new(NULL);
+  m->sd_name = g_string_new(NULL);
+  m->sd_value = g_string_new(NULL);
+  m->synthetic = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_nv_message_unref);
+  g_snprintf(m->pid_text, sizeof(m->pid_text), "%d", (int) getpid());
+  m->pri = 13;
+  m->now = (gint64) time(NULL);
+  if (tmpl)
+    {
+      GString *probe = g_string_new(NULL);
+
+      m->tmpl_dates = template_uses_dates(tmpl, probe);
+      g_string_free(probe, TRUE);
+    }
+  if (opt->filter_text)
+    {
+      GError *error = NULL;
+
+      m->filter = pdb_tool_filter_compile(opt->filter_text, &error);
+      if (!m->filter)
+        {
+          fprintf(stderr, "Error parsing filter expression: %s\n", error->message);
+          g_error_free(error);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+matcher_finish(Matcher *m)
+{
+  pdb_match_direct_free(m->direct);
+  pdb_tool_filter_free(m->filter);
+  /* before the database: contexts keep references to it */
+  pdb_correlation_free(m->corr);
+  if (m->synthetic)
+    g_ptr_array_free(m->synthetic, TRUE);
+  if (m->msg)
+    {
+      pdb_result_clear(&m->result);
+      pdb_tool_message_free(m->msg);
+    }
+  if (m->scratch)
+    {
+      g_string_free(m->scratch, TRUE);
+      g_string_free(m->scratch2, TRUE);
+      g_string_free(m->error_text, TRUE);
+      g_string_free(m->date_text, TRUE);
+      g_string_free(m->sd_name, TRUE);
+      g_string_free(m->sd_value, TRUE);
+    }
+}
+
 /* the loaded database, kept until the process exits (see pdb_cmd_match) */
 static PdbDatabase *volatile resident_db;
 
@@ -782,11 +963,12 @@ static const gchar match_description[] =
   "\n"
   "-F accepts these filter functions: " PDB_TOOL_FILTER_FUNCTIONS ".\n"
   "\n"
-  "Bulk classification: with -f FILE (a regular file) and a -T template that\n"
-  "prints nothing but ${.classifier.rule_id}, ${.classifier.class} and plain text\n"
-  "(and no -F, --json, --explain or -D), lines are classified on --threads threads,\n"
-  "by default one per available CPU. The output is the same, in the same order, as\n"
-  "with one thread. From a pipe, results are written as their lines come in.\n"
+  "With -f FILE (a regular file), lines are classified on --threads threads, by\n"
+  "default one per available CPU, unless a rule has actions or a context-id. The\n"
+  "output and the exit status are the same, in the same order, as with one thread.\n"
+  "A -T template that prints nothing but ${.classifier.rule_id},\n"
+  "${.classifier.class} and plain text (bulk classification) takes a shorter path.\n"
+  "From a pipe, results are written as their lines come in.\n"
   "\n"
   "Exit status: 0 when the last message printed got a rule id (or none was\n"
   "printed), 1 when it did not (always 0 with -T or --json), 2 on a usage error\n"
@@ -797,6 +979,8 @@ pdb_cmd_match(int argc, char **argv)
 {
   MatchOptions opt = { 0 };
   Matcher m = { 0 };
+  gboolean started = FALSE;      /* matcher_start() was called: matcher_finish() must be */
+  PdbTemplate *tmpl = NULL;      /* -T compiled; shared by every thread's Matcher */
   gchar *template_text = NULL;   /* -T unescaped */
   GOptionEntry entries[] =
   {
@@ -811,7 +995,7 @@ pdb_cmd_match(int argc, char **argv)
     { "filter", 'F', 0, G_OPTION_ARG_STRING, &opt.filter_text, "Only print messages matching the specified syslog-ng filter", "expr" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt.json, "Print one JSON object per message: class, rule_id, tags, values (numbers typed)", NULL },
     { "explain", 0, 0, G_OPTION_ARG_NONE, &opt.explain, "After each message, explain the result: where the closest rule stopped matching and what it expected", NULL },
-    { "threads", 0, 0, G_OPTION_ARG_INT, &opt.threads, "Classify on N threads when -T prints only ${.classifier.rule_id} and ${.classifier.class} (default: one per available CPU; output order is kept)", "N" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &opt.threads, "Classify a file on N threads (default: one per available CPU; output order is kept)", "N" },
     { "block-size", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &opt.block_size, "Bytes per block of input handed to a thread", "BYTES" },
     { NULL }
   };
@@ -838,65 +1022,34 @@ pdb_cmd_match(int argc, char **argv)
       fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
       goto out;
     }
-  m.opt = &opt;
   if (opt.template_text)
     {
       GError *error = NULL;
 
       template_text = pdb_tool_unescape(opt.template_text);
-      m.template_text = template_text;
-      m.tmpl = pdb_template_compile(template_text, FALSE, &error);
-      if (!m.tmpl)
+      tmpl = pdb_template_compile(template_text, FALSE, &error);
+      if (!tmpl)
         {
           fprintf(stderr, "Error compiling template: %s\n", error->message);
           g_error_free(error);
           goto out;
         }
     }
-  if (opt.filter_text)
-    {
-      GError *error = NULL;
-
-      m.filter = pdb_tool_filter_compile(opt.filter_text, &error);
-      if (!m.filter)
-        {
-          fprintf(stderr, "Error parsing filter expression: %s\n", error->message);
-          g_error_free(error);
-          goto out;
-        }
-    }
+  started = TRUE;
+  if (!matcher_start(&m, &opt, NULL, tmpl, template_text))
+    goto out;
   m.db = pdb_tool_load_database(opt.pdb ? opt.pdb : PDB_TOOL_DEFAULT_PDB, FALSE);
   if (!m.db)
     goto out;
 
   if (m.tmpl && !m.filter && !opt.json && !opt.explain && !opt.debug_pattern)
     m.direct = pdb_match_direct_new(m.db, m.tmpl, template_text);
-  if (m.tmpl)
-    {
-      GString *probe = g_string_new(NULL);
-
-      m.tmpl_dates = template_uses_dates(m.tmpl, probe);
-      g_string_free(probe, TRUE);
-    }
-  m.msg = pdb_tool_message_new();
   if (!m.direct)
     ensure_registered(&m);
-  pdb_result_init(&m.result);
   m.out = g_string_sized_new(OUTPUT_FLUSH_BYTES + 4096);
-  m.scratch = g_string_new(NULL);
-  m.scratch2 = g_string_new(NULL);
-  m.error_text = g_string_new(NULL);
-  m.date_text = g_string_new(NULL);
-  m.sd_name = g_string_new(NULL);
-  m.sd_value = g_string_new(NULL);
-  g_snprintf(m.pid_text, sizeof(m.pid_text), "%d", (int) getpid());
-  m.pri = 13;
-  m.exit_code = 0;
   /* Without contexts or actions there is nothing to correlate, and the
    * per-line timestamp (localtime/mktime) would be pure cost. */
   m.corr = database_correlates(m.db) ? pdb_correlation_new(&pdb_nv_message_host, 0) : NULL;
-  m.synthetic = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_nv_message_unref);
-  m.now = (gint64) time(NULL);
 
   rc = 0;
   if (opt.file)
@@ -940,19 +1093,10 @@ pdb_cmd_match(int argc, char **argv)
     rc = m.exit_code;
 
 out:
-  pdb_match_direct_free(m.direct);
-  if (m.tmpl)
-    pdb_template_free(m.tmpl);
-  pdb_tool_filter_free(m.filter);
-  /* before the database: contexts keep references to it */
-  pdb_correlation_free(m.corr);
-  if (m.synthetic)
-    g_ptr_array_free(m.synthetic, TRUE);
-  if (m.msg)
-    {
-      pdb_result_clear(&m.result);
-      pdb_tool_message_free(m.msg);
-    }
+  if (started)
+    matcher_finish(&m);
+  if (tmpl)
+    pdb_template_free(tmpl);
   /* The database is not freed: the process ends right after this, and
    * freeing 100,000 rules piece by piece takes longer than matching a
    * million lines. It stays reachable from a static, so leak checkers
@@ -960,15 +1104,7 @@ out:
   if (m.db)
     resident_db = m.db;
   if (m.out)
-    {
-      g_string_free(m.out, TRUE);
-      g_string_free(m.scratch, TRUE);
-      g_string_free(m.scratch2, TRUE);
-      g_string_free(m.error_text, TRUE);
-      g_string_free(m.date_text, TRUE);
-      g_string_free(m.sd_name, TRUE);
-      g_string_free(m.sd_value, TRUE);
-    }
+    g_string_free(m.out, TRUE);
   g_free(opt.pdb);
   g_free(opt.program);
   g_free(opt.message);

@@ -3,13 +3,11 @@
  *
  * Ownership: the blocks (input, output, refused lines) belong to the main
  * thread's ring; a block is lent to one worker between its push on the
- * queue and `done`, and read by no one else meanwhile. Each worker owns a
- * PdbMatchDirect of its own (it keeps the current line's result); the
- * database and the template are shared read-only, and the program-name
- * cache of classify.c is per thread.
+ * queue and `done`, and read by no one else meanwhile. Each worker owns
+ * the state ops->worker_new() made for it; whatever that state shares
+ * (the database, the template) is only read.
  */
 #include "tool/match-parallel.h"
-#include "tool/match-direct.h"
 #include "tool/tool-common.h"
 
 typedef struct
@@ -24,11 +22,14 @@ typedef struct
   GString *input;
   GString *output;
   GArray *refused;         /* of RefusedLine, in input order */
+  gint status;             /* of the block's last message that gave one; -1: none */
+  guint status_after;      /* how many refused lines come before that message */
   gboolean done;           /* under Pool.lock */
 } Block;
 
 typedef struct
 {
+  const PdbMatchWorkers *ops;
   GAsyncQueue *queue;      /* of Block*; then one `stop` per worker */
   GMutex lock;
   GCond block_done;
@@ -37,8 +38,8 @@ typedef struct
 typedef struct
 {
   Pool *pool;
-  PdbMatchDirect *direct;
-  Block *block;            /* the one being classified */
+  gpointer state;          /* ops->worker_new()'s */
+  Block *block;            /* the one being handled */
   GThread *thread;
 } Worker;
 
@@ -46,16 +47,22 @@ typedef struct
 static Block stop;
 
 static void
-classify_line(const gchar *line, gsize length, gpointer user_data)
+handle_line(const gchar *line, gsize length, gpointer user_data)
 {
   Worker *worker = user_data;
   Block *block = worker->block;
+  gint status = worker->pool->ops->line(worker->state, line, length, block->output);
 
-  if (!pdb_match_direct_line(worker->direct, line, length, block->output))
+  if (status == PDB_MATCH_LINE_REFUSED)
     {
       RefusedLine refused = { block->output->len, line, length };
 
       g_array_append_val(block->refused, refused);
+    }
+  else if (status >= 0)
+    {
+      block->status = status;
+      block->status_after = block->refused->len;
     }
 }
 
@@ -73,8 +80,9 @@ worker_main(gpointer data)
         return NULL;
       g_string_truncate(block->output, 0);
       g_array_set_size(block->refused, 0);
+      block->status = -1;
       worker->block = block;
-      pdb_lines_foreach(block->input->str, block->input->len, classify_line, worker);
+      pdb_lines_foreach(block->input->str, block->input->len, handle_line, worker);
       g_mutex_lock(&pool->lock);
       block->done = TRUE;
       g_cond_broadcast(&pool->block_done);
@@ -82,18 +90,23 @@ worker_main(gpointer data)
     }
 }
 
+/* The block's output with its refused lines handled in their places. */
 static void
-write_block(const Block *block, GString *out, FILE *stream, gsize flush_bytes,
-            PdbMatchFallbackFunc fallback, gpointer fallback_data)
+write_block(const PdbMatchWorkers *ops, const Block *block, GString *out, FILE *stream, gsize flush_bytes)
 {
   gsize from = 0;
 
-  for (guint i = 0; i < block->refused->len; i++)
+  for (guint i = 0; i <= block->refused->len; i++)
     {
+      if (block->status >= 0 && block->status_after == i && ops->status)
+        ops->status(ops->data, block->status);
+      if (i == block->refused->len)
+        break;
+
       const RefusedLine *refused = &g_array_index(block->refused, RefusedLine, i);
 
       g_string_append_len(out, block->output->str + from, refused->output_offset - from);
-      fallback(refused->line, refused->length, fallback_data);
+      ops->refused(ops->data, refused->line, refused->length);
       from = refused->output_offset;
       pdb_tool_flush(out, stream, flush_bytes);
     }
@@ -102,12 +115,10 @@ write_block(const Block *block, GString *out, FILE *stream, gsize flush_bytes,
 }
 
 gboolean
-pdb_match_parallel(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar *template_text,
-                   PdbLineReader *reader, guint n_threads, gsize block_size,
-                   GString *out, FILE *stream, gsize flush_bytes,
-                   PdbMatchFallbackFunc fallback, gpointer fallback_data)
+pdb_match_parallel(const PdbMatchWorkers *ops, PdbLineReader *reader, guint n_threads,
+                   gsize block_size, GString *out, FILE *stream, gsize flush_bytes)
 {
-  Pool pool;
+  Pool pool = { .ops = ops };
   guint n_blocks;
   Block *blocks;
   Worker *workers;
@@ -130,8 +141,7 @@ pdb_match_parallel(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar *
   for (guint i = 0; i < n_threads; i++)
     {
       workers[i].pool = &pool;
-      workers[i].direct = pdb_match_direct_new(db, tmpl, template_text);
-      g_assert(workers[i].direct);   /* the caller's own was accepted: the check is deterministic */
+      workers[i].state = ops->worker_new(ops->data);
       workers[i].thread = g_thread_new("pdb-match", worker_main, &workers[i]);
     }
 
@@ -162,7 +172,7 @@ pdb_match_parallel(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar *
       while (!block->done)
         g_cond_wait(&pool.block_done, &pool.lock);
       g_mutex_unlock(&pool.lock);
-      write_block(block, out, stream, flush_bytes, fallback, fallback_data);
+      write_block(ops, block, out, stream, flush_bytes);
       next_write++;
     }
 
@@ -171,7 +181,7 @@ pdb_match_parallel(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar *
   for (guint i = 0; i < n_threads; i++)
     {
       g_thread_join(workers[i].thread);
-      pdb_match_direct_free(workers[i].direct);
+      ops->worker_free(workers[i].state);
     }
   for (guint i = 0; i < n_blocks; i++)
     {

@@ -1,7 +1,6 @@
 /*
- * match-parallel.h: bulk classification (`match -f` with a -T template of
- * the classification only, the short path of match-direct.h) on several
- * threads, with output byte-identical to one thread.
+ * match-parallel.h: `match -f` on several threads, with output
+ * byte-identical to one thread.
  *
  *   main thread: read block k ──► queue ──► worker: classify block k into
  *                                            its own output buffer
@@ -9,17 +8,22 @@
  *
  * Blocks end on message boundaries (line-reader.h), so each is cut into
  * the same messages as a single pass would cut the stream, and outputs are
- * written in input order. A line the short path refuses (a header 3.38
- * cannot parse) is left in its place and handed to @fallback on the main
- * thread when its block is written, so the general path never runs on two
- * threads. At most 2 x @n_threads blocks are in memory.
+ * written in input order. A worker may refuse a line it cannot print
+ * exactly as one thread would (the short path: a header 3.38 cannot parse;
+ * the general path: a line that meets a value name or tag first met after
+ * the database was loaded, whose print order depends on everything before
+ * it). A refused line is left in its place and handed to the `refused`
+ * operation on the main thread when its block is written, in input order,
+ * so state that follows the stream stays on one thread. At most
+ * 2 x n_threads blocks are in memory.
+ *
+ * What a worker does with a line is the caller's (PdbMatchWorkers): this
+ * file only moves blocks between threads and keeps the order.
  */
 #ifndef PDB_TOOL_MATCH_PARALLEL_H
 #define PDB_TOOL_MATCH_PARALLEL_H
 
 #include "tool/line-reader.h"
-#include "db/database.h"
-#include "db/template.h"
 
 #include <stdio.h>
 
@@ -29,21 +33,40 @@ G_BEGIN_DECLS
  * nothing next to classifying it (about 9,000 lines of 114 bytes). */
 #define PDB_MATCH_PARALLEL_BLOCK (1024 * 1024)
 
-/*
- * Classifies every message of @reader on @n_threads (>= 1) worker threads
- * and appends the output to @out, flushed to @stream whenever it holds
- * more than @flush_bytes. @db, @tmpl and @template_text as for
- * pdb_match_direct_new(), which must have accepted them. @fallback is
- * called with @out (to append to) for each refused line, in order.
- * Returns FALSE if reading failed (the error is on stderr); everything
- * read before the error is classified and written.
- */
-typedef void (*PdbMatchFallbackFunc)(const gchar *line, gsize length, gpointer user_data);
+/* What `line` returns besides a status (>= 0, see `status`). */
+enum
+{
+  PDB_MATCH_LINE_SILENT = -1,   /* handled; nothing for `status` (say, filtered out) */
+  PDB_MATCH_LINE_REFUSED = -2,  /* not handled: nothing appended; `refused` gets it */
+};
 
-gboolean pdb_match_parallel(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar *template_text,
-                            PdbLineReader *reader, guint n_threads, gsize block_size,
-                            GString *out, FILE *stream, gsize flush_bytes,
-                            PdbMatchFallbackFunc fallback, gpointer fallback_data);
+typedef struct
+{
+  /* On the main thread, once per worker: its own state. */
+  gpointer (*worker_new)(gpointer data);
+  void (*worker_free)(gpointer worker);
+  /* On the worker's thread: appends the output of one message to @out and
+   * returns a status (>= 0), PDB_MATCH_LINE_SILENT, or PDB_MATCH_LINE_REFUSED
+   * having appended nothing. */
+  gint (*line)(gpointer worker, const gchar *line, gsize length, GString *out);
+  /* On the main thread, in input order: handles a refused line, appending
+   * its output to the `out` of pdb_match_parallel(). */
+  void (*refused)(gpointer data, const gchar *line, gsize length);
+  /* On the main thread (may be NULL): the status of the last message of a
+   * block that returned one, in its place among the refused lines; the
+   * caller keeps "the status of the last message" this way. */
+  void (*status)(gpointer data, gint status);
+  gpointer data;
+} PdbMatchWorkers;
+
+/*
+ * Hands every message of @reader to @n_threads (>= 1) workers and appends
+ * their output to @out in input order, flushed to @stream whenever it
+ * holds more than @flush_bytes. Returns FALSE if reading failed (the error
+ * is on stderr); everything read before the error is handled and written.
+ */
+gboolean pdb_match_parallel(const PdbMatchWorkers *ops, PdbLineReader *reader, guint n_threads,
+                            gsize block_size, GString *out, FILE *stream, gsize flush_bytes);
 
 G_END_DECLS
 

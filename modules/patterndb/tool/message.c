@@ -261,6 +261,30 @@ pdb_tool_message_reset(PdbToolMessage *msg)
   msg->set_tags.len = 0;
 }
 
+PdbToolMessageMark
+pdb_tool_message_mark(const PdbToolMessage *msg)
+{
+  return (PdbToolMessageMark) { msg->names->len, msg->tag_names->len };
+}
+
+gboolean
+pdb_tool_message_marks_equal(PdbToolMessageMark a, PdbToolMessageMark b)
+{
+  return a.names == b.names && a.tags == b.tags;
+}
+
+gboolean
+pdb_tool_message_holds_after(const PdbToolMessage *msg, PdbToolMessageMark mark)
+{
+  for (guint i = 0; i < msg->set_handles.len; i++)
+    if (msg->set_handles.data[i] > mark.names)
+      return TRUE;
+  for (guint i = 0; i < msg->set_tags.len; i++)
+    if (msg->set_tags.data[i] > mark.tags)
+      return TRUE;
+  return FALSE;
+}
+
 void
 pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssize length)
 {

@@ -37,6 +37,23 @@ void pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *
 void pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssize length);
 void pdb_tool_message_register_tag(PdbToolMessage *msg, const gchar *tag);
 
+/*
+ * Where the numbering stands: how many names and tags have a number. Two
+ * stores numbered the same way up to a mark print every message that
+ * holds nothing numbered after it alike (`match --threads` keeps a line
+ * that does for the one store that follows the whole stream).
+ */
+typedef struct
+{
+  guint names;
+  guint tags;
+} PdbToolMessageMark;
+
+PdbToolMessageMark pdb_tool_message_mark(const PdbToolMessage *msg);
+gboolean pdb_tool_message_marks_equal(PdbToolMessageMark a, PdbToolMessageMark b);
+/* TRUE when the current message holds a value or tag numbered after @mark. */
+gboolean pdb_tool_message_holds_after(const PdbToolMessage *msg, PdbToolMessageMark mark);
+
 /* The handles of the built-in names, fixed for every store. */
 enum
 {
