@@ -16,23 +16,28 @@ setup_vs_pdbtool
 
 tmpl='${.classifier.rule_id}|${.classifier.class}\n'
 
-# compare DB LOG LABEL: pdbtool vs ours with 1, 2 and 3 threads and small blocks
+# compare DB LOG LABEL [match options...]: pdbtool vs ours with 1 to 4
+# threads and blocks down to 1 byte, output and exit status (sets ref_rc,
+# pdbtool's exit status).
 compare() {
-  local db=$1 log=$2 label=$3 bad=""
-  "$PDBTOOL" match -p "$db" -f "$log" -T "$tmpl" 2>/dev/null | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ref"
+  local db=$1 log=$2 label=$3 bad="" rc
+  shift 3
+  "$PDBTOOL" match -p "$db" -f "$log" "$@" 2>/dev/null | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ref"
+  ref_rc=${PIPESTATUS[0]}
   for run in "--threads 1" "--threads 2" "--threads 3 --block-size 1" "--threads 2 --block-size 700" \
              "--threads 4 --block-size 70000"; do
     # shellcheck disable=SC2086
-    "$PATTERNDB" match $run -p "$db" -f "$log" -T "$tmpl" 2>"$T/err" | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ours"
-    if ! cmp -s "$T/ref" "$T/ours" || grep -Eq 'AddressSanitizer|runtime error|CRITICAL' "$T/err"; then
-      bad="$bad [$run]"
+    "$PATTERNDB" match $run -p "$db" -f "$log" "$@" 2>"$T/err" | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ours"
+    rc=${PIPESTATUS[0]}
+    if ! cmp -s "$T/ref" "$T/ours" || [ "$rc" != "$ref_rc" ] || grep -Eq 'AddressSanitizer|runtime error|CRITICAL' "$T/err"; then
+      bad="$bad [$run: exit $rc]"
       diff "$T/ref" "$T/ours" | head -6 | while IFS= read -r l; do diag "$l"; done
     fi
   done
   if [ -z "$bad" ] && [ -s "$T/ref" ]; then
-    ok "$label: identical to pdbtool with 1-4 threads and any block size ($(wc -l < "$T/ref") lines)"
+    ok "$label: identical to pdbtool with 1-4 threads and any block size, exit $ref_rc ($(wc -l < "$T/ref") lines)"
   else
-    not_ok "$label: differs from pdbtool with$bad"
+    not_ok "$label: differs from pdbtool (exit $ref_rc) with$bad"
   fi
 }
 
@@ -40,10 +45,10 @@ mkdir -p "$T/random" "$T/loghub"
 python3 "$DIFFDIR/gen.py" random "$T/random" 2 12 300 >/dev/null
 python3 "$DIFFDIR/gen.py" loghub "$top_srcdir/tests/data/loghub" "$T/loghub" >/dev/null
 for db in "$T"/random/*.xml "$T"/loghub/loghub-Linux.xml "$T"/loghub/loghub-OpenSSH.xml "$T"/loghub/loghub-Android.xml; do
-  compare "$db" "${db%.xml}.log" "$(basename "${db%.xml}")"
+  compare "$db" "${db%.xml}.log" "$(basename "${db%.xml}")" -T "$tmpl"
 done
 for msgs in "$DIFFDIR"/db/parsers.messages "$DIFFDIR"/db/precedence.messages; do
-  compare "${msgs%.messages}.xml" "$msgs" "db/$(basename "${msgs%.messages}")"
+  compare "${msgs%.messages}.xml" "$msgs" "db/$(basename "${msgs%.messages}")" -T "$tmpl"
 done
 
 # Pathological lines between ordinary ones that each get their own rule id
@@ -67,7 +72,7 @@ with open(sys.argv[2], "wb") as f:
             w(b"host prog: \xff\xfe\xc3\x28 invalid\r\n")
     w(b"no newline at end\r")
 PY
-compare "$T/loghub/loghub-Linux.xml" "$T/bad.log" "pathological lines among loghub Linux lines"
+compare "$T/loghub/loghub-Linux.xml" "$T/bad.log" "pathological lines among loghub Linux lines" -T "$tmpl"
 if [ "$(grep -c '^|' "$T/ref")" -gt 100 ] && [ "$(grep -vc '^|' "$T/ref")" -gt 1000 ]; then
   ok "pathological lines: the reference mixes unknown lines ($(grep -c '^|' "$T/ref")) with classified ones"
 else
@@ -130,30 +135,8 @@ with open(sys.argv[2], "wb") as f:
             f.write(b"<13>1 2026-12-04T10:00:00Z host sshd 1 - - Accepted password for u from 10.0.0.%d port 22 ssh2\n" % (i % 250))
     f.write(b"Dec  3 11:00:00 host nothing: matches no rule\n")
 PY
-# general DB LOG LABEL [match options...]: pdbtool vs ours, 1 to 4 threads, output and exit status
-# (sets ref_rc, pdbtool's exit status)
-general() {
-  local db=$1 log=$2 label=$3 bad="" rc
-  shift 3
-  "$PDBTOOL" match -p "$db" -f "$log" "$@" 2>/dev/null | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ref"
-  ref_rc=${PIPESTATUS[0]}
-  for run in "--threads 1" "--threads 2" "--threads 3 --block-size 1" "--threads 4 --block-size 3000"; do
-    # shellcheck disable=SC2086
-    "$PATTERNDB" match $run -p "$db" -f "$log" "$@" 2>"$T/err" | sed 's/^PID=[0-9]*$/PID=N/' > "$T/ours"
-    rc=${PIPESTATUS[0]}
-    if ! cmp -s "$T/ref" "$T/ours" || [ "$rc" != "$ref_rc" ] || grep -Eq 'AddressSanitizer|runtime error|CRITICAL' "$T/err"; then
-      bad="$bad [$run: exit $rc]"
-      diff "$T/ref" "$T/ours" | head -6 | while IFS= read -r l; do diag "$l"; done
-    fi
-  done
-  if [ -z "$bad" ] && [ -s "$T/ref" ]; then
-    ok "$label: identical to pdbtool with 1-4 threads, exit $ref_rc ($(wc -l < "$T/ref") lines)"
-  else
-    not_ok "$label: differs from pdbtool (exit $ref_rc) with$bad"
-  fi
-}
-general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "NAME=value output, loghub Linux"
-general "$DIFFDIR/db/parsers.xml" "$T/mixed.log" "NAME=value output, parsers db"
+compare "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "NAME=value output, loghub Linux"
+compare "$DIFFDIR/db/parsers.xml" "$T/mixed.log" "NAME=value output, parsers db"
 if grep -q '^\.SDATA\.ex5@1\.k' "$T/ref" && [ "$(grep -c '^\.SDATA\.' "$T/ref")" -gt 100 ]; then
   ok "the reference has the .SDATA names a worker must leave to the main thread"
 else
@@ -161,7 +144,7 @@ else
 fi
 head -n 1500 "$T/mixed.log" > "$T/mixed-short.log"
 printf 'Dec  3 11:00:00 host p: string abc123 end\n' >> "$T/mixed-short.log"
-general "$DIFFDIR/db/parsers.xml" "$T/mixed-short.log" "NAME=value output ending with a match"
+compare "$DIFFDIR/db/parsers.xml" "$T/mixed-short.log" "NAME=value output ending with a match"
 [ "$ref_rc" = 0 ] && ok "the last line matched: exit 0 (the others end with no match: exit 1)" || not_ok "the last line did not match: exit $ref_rc"
 # Dense: every line meets two of 30 element names, in a random order, so a
 # worker that printed a line with names it numbered itself would print
@@ -174,10 +157,10 @@ with open(sys.argv[1], "w") as f:
         a, b = random.sample(range(30), 2)
         f.write('<34>1 2026-12-04T10:00:00Z host app 77 ID [e%d@1 x="1"][e%d@1 y="2"] m %d\n' % (a, b, i))
 PY
-general "$DIFFDIR/db/parsers.xml" "$T/sd.log" "NAME=value output, RFC 5424 lines with structured data"
-general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "general template" -T '${.classifier.rule_id} $PROGRAM ${MSG} $(length ${HOST})|${.SDATA.ex3@1.a}\n'
-general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "-F filter, NAME=value output" -F 'program("sshd" type(string)) or tags(".classifier.system")'
-general "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "-F filter with a template" -F 'not program("kernel")' -T '$PROGRAM ${.classifier.class}\n'
+compare "$DIFFDIR/db/parsers.xml" "$T/sd.log" "NAME=value output, RFC 5424 lines with structured data"
+compare "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "general template" -T '${.classifier.rule_id} $PROGRAM ${MSG} $(length ${HOST})|${.SDATA.ex3@1.a}\n'
+compare "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "-F filter, NAME=value output" -F 'program("sshd" type(string)) or tags(".classifier.system")'
+compare "$T/loghub/loghub-Linux.xml" "$T/mixed.log" "-F filter with a template" -F 'not program("kernel")' -T '$PROGRAM ${.classifier.class}\n'
 
 # Our own outputs (no pdbtool counterpart): several threads print what one does.
 for opts in "--json" "--explain" "-D" "--json -F program(sshd)"; do
@@ -192,7 +175,7 @@ done
 # Correlation follows the stream (its clock, its contexts): one thread
 # whatever --threads says, and the same as pdbtool.
 for db in "$top_srcdir"/tests/correlation/corr.xml "$top_srcdir"/tests/correlation/create.xml; do
-  general "$db" "${db%.xml}.messages" "correlation, $(basename "$db")"
+  compare "$db" "${db%.xml}.messages" "correlation, $(basename "$db")"
 done
 
 # A read error names the file and exits 2, with one thread or several.
