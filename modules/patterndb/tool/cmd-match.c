@@ -833,7 +833,7 @@ general_worker_line(gpointer worker, const gchar *line, gsize length, GString *o
  * terminal (`tail -f log | patterndb match -f -`) the output of each block
  * is written before the next read, which may wait for more input, so
  * results come out as their lines come in. (The workers want whole blocks
- * of 1 MiB, which a slow pipe would hold back.)
+ * of 256 KiB, which a slow pipe would hold back.)
  */
 static gboolean
 process_stream(Matcher *m, int fd, const gchar *name)
