@@ -58,6 +58,18 @@ typedef struct
   gint block_size;        /* bytes per block of the parallel path; 0: default (tests use small ones) */
 } MatchOptions;
 
+/*
+ * The names and tags the main thread's store numbered after the
+ * database's, in its order, copied out for the workers (see
+ * general_worker_line). Append-only; the strings live until the end.
+ */
+typedef struct
+{
+  GMutex lock;
+  GPtrArray *names;       /* of gchar*, owned */
+  GPtrArray *tags;        /* of gchar*, owned */
+} Numbering;
+
 typedef struct
 {
   MatchOptions *opt;
@@ -68,7 +80,9 @@ typedef struct
   PdbMatchDirect *direct; /* -T of the classification only: the short path */
   gboolean registered;    /* the database's names are in msg (see ensure_registered) */
   PdbToolFilter *filter;  /* owned: a filter keeps match state, one per thread */
-  PdbToolMessageMark registered_mark; /* the store's numbering right after the database's names */
+  Numbering *numbering;   /* several threads, general path: what the main thread numbered */
+  guint synced_names;     /* a worker: how many of numbering's names and tags it has numbered */
+  guint synced_tags;
   PdbResult result;
   GString *out;           /* the main thread's own; a worker's is lent per line */
   GString *scratch;       /* macros, filters */
@@ -654,7 +668,6 @@ ensure_registered(Matcher *m)
     return;
   pdb_tool_message_register_database(m->msg, m->db);
   m->registered = TRUE;
-  m->registered_mark = pdb_tool_message_mark(m->msg);
   /* the store answers date macros only when a <value> asks for one */
   GString *probe = g_string_new(NULL);
 
@@ -735,11 +748,25 @@ static gboolean matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, co
                               const gchar *template_text);
 static void matcher_finish(Matcher *m);
 
-/* A line a worker refused, in its place in the output, by the main thread's Matcher. */
+/* A line a worker refused, in its place in the output, by the main thread's
+ * Matcher; the names and tags it numbered are published for the workers. */
 static void
 main_refused(gpointer data, const gchar *line, gsize length)
 {
-  process_line(data, line, length);
+  Matcher *m = data;
+  PdbToolMessageMark before = pdb_tool_message_mark(m->msg);
+  PdbToolMessageMark after;
+
+  process_line(m, line, length);
+  after = pdb_tool_message_mark(m->msg);
+  if (!m->numbering || pdb_tool_message_marks_equal(before, after))
+    return;
+  g_mutex_lock(&m->numbering->lock);
+  for (guint h = before.names + 1; h <= after.names; h++)
+    g_ptr_array_add(m->numbering->names, g_strdup(pdb_tool_message_name(m->msg, h)));
+  for (guint id = before.tags + 1; id <= after.tags; id++)
+    g_ptr_array_add(m->numbering->tags, g_strdup(pdb_tool_message_tag_name(m->msg, id)));
+  g_mutex_unlock(&m->numbering->lock);
 }
 
 static void
@@ -785,7 +812,24 @@ general_worker_new(gpointer data)
   if (!matcher_start(w, main_matcher->opt, main_matcher->db, main_matcher->tmpl, main_matcher->template_text))
     g_assert_not_reached();
   w->now = main_matcher->now;
+  w->numbering = main_matcher->numbering;
   return w;
+}
+
+/* Numbers what the main thread numbered since the last block, in its order. */
+static void
+general_worker_block_begin(gpointer worker)
+{
+  Matcher *w = worker;
+  Numbering *numbering = w->numbering;
+
+  ensure_registered(w);
+  g_mutex_lock(&numbering->lock);
+  for (; w->synced_names < numbering->names->len; w->synced_names++)
+    pdb_tool_message_register_name(w->msg, g_ptr_array_index(numbering->names, w->synced_names), -1);
+  for (; w->synced_tags < numbering->tags->len; w->synced_tags++)
+    pdb_tool_message_register_tag(w->msg, g_ptr_array_index(numbering->tags, w->synced_tags));
+  g_mutex_unlock(&numbering->lock);
 }
 
 static void
@@ -797,12 +841,14 @@ general_worker_free(gpointer worker)
 
 /*
  * One line on a worker. The store numbers names and tags in the order the
- * stream meets them, and prints values in that order: a line that sets a
- * name or tag the database did not number (the .SDATA.* of RFC 5424
- * lines, say) would be numbered differently by each worker, so it is
- * refused and handled by the main thread's store, which sees every such
- * line in input order. Any other line prints exactly what the main
- * thread would.
+ * stream meets them, and prints values in that order. A worker's store is
+ * numbered as a prefix of the main thread's (the database's names, then
+ * what the main thread published, in its order), so any line that uses
+ * only names it has prints exactly what the main thread would. A line
+ * that meets a name the worker has no number for (the .SDATA.* of an RFC
+ * 5424 line, say) is refused and its numbers forgotten: the main thread,
+ * which sees every such line in input order, numbers the name as one
+ * thread would, and the workers take it over at their next block.
  */
 static gint
 general_worker_line(gpointer worker, const gchar *line, gsize length, GString *out)
@@ -812,13 +858,12 @@ general_worker_line(gpointer worker, const gchar *line, gsize length, GString *o
   PdbToolMessageMark before;
 
   w->out = out;
-  ensure_registered(w);
   before = pdb_tool_message_mark(w->msg);
   w->exit_code = -1;
   process_line(w, line, length);
-  if (!pdb_tool_message_marks_equal(before, pdb_tool_message_mark(w->msg))
-      || pdb_tool_message_holds_after(w->msg, w->registered_mark))
+  if (!pdb_tool_message_marks_equal(before, pdb_tool_message_mark(w->msg)))
     {
+      pdb_tool_message_forget_after(w->msg, before);
       g_string_truncate(out, out_length);
       return PDB_MATCH_LINE_REFUSED;
     }
@@ -845,19 +890,29 @@ process_stream(Matcher *m, int fd, const gchar *name)
 
   if (m->opt->threads > 1 && regular && !m->corr)
     {
+      Numbering numbering = { .names = g_ptr_array_new_with_free_func(g_free),
+                              .tags = g_ptr_array_new_with_free_func(g_free) };
       PdbMatchWorkers ops =
       {
         .worker_new = m->direct ? direct_worker_new : general_worker_new,
         .worker_free = m->direct ? direct_worker_free : general_worker_free,
+        .block_begin = m->direct ? NULL : general_worker_block_begin,
         .line = m->direct ? direct_worker_line : general_worker_line,
         .refused = main_refused,
         .status = main_status,
         .data = m,
       };
 
+      g_mutex_init(&numbering.lock);
+      if (!m->direct)
+        m->numbering = &numbering;
       ok = pdb_match_parallel(&ops, reader, (guint) m->opt->threads,
                               m->opt->block_size > 0 ? (gsize) m->opt->block_size : PDB_MATCH_PARALLEL_BLOCK,
                               m->out, stdout, OUTPUT_FLUSH_BYTES);
+      m->numbering = NULL;
+      g_mutex_clear(&numbering.lock);
+      g_ptr_array_free(numbering.names, TRUE);
+      g_ptr_array_free(numbering.tags, TRUE);
     }
   else
     {

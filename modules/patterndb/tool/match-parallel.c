@@ -82,6 +82,8 @@ worker_main(gpointer data)
       g_array_set_size(block->refused, 0);
       block->status = -1;
       worker->block = block;
+      if (pool->ops->block_begin)
+        pool->ops->block_begin(worker->state);
       pdb_lines_foreach(block->input->str, block->input->len, handle_line, worker);
       g_mutex_lock(&pool->lock);
       block->done = TRUE;

@@ -10,12 +10,12 @@
  * the same messages as a single pass would cut the stream, and outputs are
  * written in input order. A worker may refuse a line it cannot print
  * exactly as one thread would (the short path: a header 3.38 cannot parse;
- * the general path: a line that meets a value name or tag first met after
- * the database was loaded, whose print order depends on everything before
- * it). A refused line is left in its place and handed to the `refused`
- * operation on the main thread when its block is written, in input order,
- * so state that follows the stream stays on one thread. At most
- * 2 x n_threads blocks are in memory.
+ * the general path: a line that meets a value name or tag the database
+ * does not mention, whose print order depends on everything before it,
+ * until the main thread has numbered it). A refused line is left in its
+ * place and handed to the `refused` operation on the main thread when its
+ * block is written, in input order, so state that follows the stream
+ * stays on one thread. At most 2 x n_threads blocks are in memory.
  *
  * What a worker does with a line is the caller's (PdbMatchWorkers): this
  * file only moves blocks between threads and keeps the order.
@@ -50,6 +50,8 @@ typedef struct
   /* On the main thread, once per worker: its own state. */
   gpointer (*worker_new)(gpointer data);
   void (*worker_free)(gpointer worker);
+  /* On the worker's thread (may be NULL): before the first line of each block. */
+  void (*block_begin)(gpointer worker);
   /* On the worker's thread: appends the output of one message to @out and
    * returns a status (>= 0), PDB_MATCH_LINE_SILENT, or PDB_MATCH_LINE_REFUSED
    * having appended nothing. */

@@ -273,16 +273,39 @@ pdb_tool_message_marks_equal(PdbToolMessageMark a, PdbToolMessageMark b)
   return a.names == b.names && a.tags == b.tags;
 }
 
-gboolean
-pdb_tool_message_holds_after(const PdbToolMessage *msg, PdbToolMessageMark mark)
+void
+pdb_tool_message_forget_after(PdbToolMessage *msg, PdbToolMessageMark mark)
 {
-  for (guint i = 0; i < msg->set_handles.len; i++)
-    if (msg->set_handles.data[i] > mark.names)
-      return TRUE;
-  for (guint i = 0; i < msg->set_tags.len; i++)
-    if (msg->set_tags.data[i] > mark.tags)
-      return TRUE;
-  return FALSE;
+  pdb_tool_message_reset(msg);
+  while (msg->names->len > mark.names)
+    {
+      guint last = msg->names->len - 1;
+
+      g_hash_table_remove(msg->handles, g_ptr_array_index(msg->names, last));
+      g_free(g_array_index(msg->slots, Slot, last).str);
+      g_array_set_size(msg->slots, last);
+      g_ptr_array_set_size(msg->names, last);
+    }
+  while (msg->tag_names->len > mark.tags)
+    {
+      guint last = msg->tag_names->len - 1;
+
+      g_hash_table_remove(msg->tag_ids, g_ptr_array_index(msg->tag_names, last));
+      g_array_set_size(msg->tag_stamps, last);
+      g_ptr_array_set_size(msg->tag_names, last);
+    }
+}
+
+const gchar *
+pdb_tool_message_name(const PdbToolMessage *msg, guint handle)
+{
+  return handle >= 1 && handle <= msg->names->len ? g_ptr_array_index(msg->names, handle - 1) : NULL;
+}
+
+const gchar *
+pdb_tool_message_tag_name(const PdbToolMessage *msg, guint id)
+{
+  return id >= 1 && id <= msg->tag_names->len ? g_ptr_array_index(msg->tag_names, id - 1) : NULL;
 }
 
 void
@@ -510,7 +533,8 @@ cached_handle(PdbToolMessage *msg, const gchar *name)
   guint *entry = pointer_cache_find(&msg->name_cache, name);
   guint h = *entry;
 
-  if (h && strcmp(g_ptr_array_index(msg->names, h - 1), name) == 0)
+  /* h may be a number forgotten since (pdb_tool_message_forget_after) */
+  if (h && h <= msg->names->len && strcmp(g_ptr_array_index(msg->names, h - 1), name) == 0)
     return h;
   h = lookup_handle(msg, name, -1, TRUE);
   pointer_cache_store(&msg->name_cache, entry, name, h);
@@ -559,7 +583,7 @@ cached_tag(PdbToolMessage *msg, const gchar *tag)
   guint *entry = pointer_cache_find(&msg->tag_cache, tag);
   guint id = *entry;
 
-  if (id && strcmp(g_ptr_array_index(msg->tag_names, id - 1), tag) == 0)
+  if (id && id <= msg->tag_names->len && strcmp(g_ptr_array_index(msg->tag_names, id - 1), tag) == 0)
     return id;
   id = lookup_tag(msg, tag, TRUE);
   pointer_cache_store(&msg->tag_cache, entry, tag, id);

@@ -38,10 +38,13 @@ void pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssi
 void pdb_tool_message_register_tag(PdbToolMessage *msg, const gchar *tag);
 
 /*
- * Where the numbering stands: how many names and tags have a number. Two
- * stores numbered the same way up to a mark print every message that
- * holds nothing numbered after it alike (`match --threads` keeps a line
- * that does for the one store that follows the whole stream).
+ * Where the numbering stands: how many names and tags have a number
+ * (handles and tag ids are 1 to that count, in the order they were given).
+ * `match --threads` keeps each worker's store numbered exactly as a prefix
+ * of the main thread's: a worker forgets the numbers a line made it give
+ * (pdb_tool_message_forget_after, which also forgets the current
+ * message), leaves the line to the main thread, and later registers the
+ * names the main thread numbered, in its order.
  */
 typedef struct
 {
@@ -51,8 +54,10 @@ typedef struct
 
 PdbToolMessageMark pdb_tool_message_mark(const PdbToolMessage *msg);
 gboolean pdb_tool_message_marks_equal(PdbToolMessageMark a, PdbToolMessageMark b);
-/* TRUE when the current message holds a value or tag numbered after @mark. */
-gboolean pdb_tool_message_holds_after(const PdbToolMessage *msg, PdbToolMessageMark mark);
+void pdb_tool_message_forget_after(PdbToolMessage *msg, PdbToolMessageMark mark);
+/* The name of a handle, the tag of an id; NULL when out of range. */
+const gchar *pdb_tool_message_name(const PdbToolMessage *msg, guint handle);
+const gchar *pdb_tool_message_tag_name(const PdbToolMessage *msg, guint id);
 
 /* The handles of the built-in names, fixed for every store. */
 enum
