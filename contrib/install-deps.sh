@@ -4,7 +4,8 @@
 set -e
 need="build-essential autoconf automake libtool pkg-config bison flex python3
       syslog-ng-core syslog-ng-dev libglib2.0-dev libxml2-dev libxml2-utils libpcre2-dev
-      libcriterion-dev libestr0 libfastjson4 liblognorm5 chromium clang libclang-rt-14-dev valgrind $*"
+      libcriterion-dev libestr0 libfastjson4 liblognorm5 chromium clang libclang-rt-14-dev valgrind
+      time procps $*"
 missing=""
 for p in $need; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -33,6 +33,44 @@ done_testing() {
   [ "$_tap_failed" -eq 0 ]
 }
 
+# --- Measured checks. A check that compares measurements (RSS, seconds,
+# counts) must fail when a measurement is missing: a comparison over nothing
+# cannot be allowed to pass. PDB_TIME_BIN replaces GNU time (tests set it
+# to a missing path to prove that).
+PDB_TIME=${PDB_TIME_BIN:-/usr/bin/time}
+
+# is_measurement VALUE...: true when every VALUE is a non-negative decimal
+# number (digits, optionally a fraction), false for an empty or other text.
+is_measurement() {
+  local v
+  [ $# -gt 0 ] || return 1
+  for v in "$@"; do [[ $v =~ ^[0-9]+([.][0-9]+)?$ ]] || return 1; done
+}
+
+# measured "description" VALUE...: true when every VALUE is a measurement;
+# otherwise reports "not ok description" with what was missing and is false.
+# Use: if measured "desc" "$a" "$b"; then <compare, ok/not_ok>; fi
+measured() {
+  local desc=$1; shift
+  is_measurement "$@" && return 0
+  not_ok "$desc"
+  diag "no measurement to compare: got '$*' (is $PDB_TIME installed? apt-get install time)"
+  return 1
+}
+
+# time_rss FILE COMMAND...: runs COMMAND under GNU time and writes
+# "peak-RSS-KiB seconds" to FILE; returns COMMAND's exit status. Without GNU
+# time COMMAND still runs and FILE is left empty (measured() then fails).
+time_rss() {
+  local file=$1; shift
+  : >"$file"
+  if [ -x "$PDB_TIME" ]; then
+    "$PDB_TIME" -f '%M %e' -o "$file" "$@"
+  else
+    "$@"
+  fi
+}
+
 # A private temporary directory, removed at exit.
 make_tmpdir() {
   TEST_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/pdbtest.XXXXXX")

@@ -99,7 +99,8 @@ rss_verdict() {
   if [ "$assert_rss" = no ]; then
     echo "ok $((_tap_n + 1)) - $1: $2 KiB -> $3 KiB # SKIP not a leak measure under ASan"
     _tap_n=$((_tap_n + 1))
-  elif [ "$2" != - ] && [ "$3" != - ] && [ $(($3 - $2)) -le "$4" ]; then
+  elif ! measured "$1 (bound +$4 KiB)" "$2" "$3"; then :
+  elif [ $(($3 - $2)) -le "$4" ]; then
     ok "$1: $2 KiB -> $3 KiB (bound +$4 KiB)"
   else
     not_ok "$1 (bound +$4 KiB)"; diag "$2 KiB -> $3 KiB"
