@@ -26,25 +26,45 @@ run_build() {
   if ! make -C "$dir" -s -j"$jobs" >"$dir/make.out" 2>&1; then
     tail -60 "$dir/make.out"; note_fail "$name: build"; return
   fi
-  make -C "$dir" -j"$jobs" check PDB_BUILD_FLAVOUR="$name" >"$dir/check.out" 2>&1
-  local log="$dir/test-suite.log"
+  run_check "$name" check test-suite.log
+  run_check "$name" check-slow test-suite-slow.log
+}
+
+# run_check FLAVOUR TARGET LOG: runs `make TARGET` in build-FLAVOUR and adds
+# the counts of its LOG (automake's summary) to the totals; lists the
+# failures and the slowest suites ("# elapsed N s", from tests/timed.sh).
+run_check() {
+  local name=$1 target=$2 logname=$3
+  local dir="$top/build-$name"
+  local out="$dir/$target.out"
+  touch "$dir/$target.stamp"
+  make -C "$dir" -j"$jobs" "$target" PDB_BUILD_FLAVOUR="$name" >"$out" 2>&1
+  local log="$dir/$logname"
   if [ ! -f "$log" ]; then
-    tail -60 "$dir/check.out"; note_fail "$name: make check produced no test-suite.log"; return
+    tail -60 "$out"; note_fail "$name: make $target produced no $logname"; return
   fi
   local p f e x
   p=$(sed -n 's/^# PASS: *//p' "$log" | head -1)
   f=$(sed -n 's/^# FAIL: *//p' "$log" | head -1)
   e=$(sed -n 's/^# ERROR: *//p' "$log" | head -1)
   x=$(sed -n 's/^# XPASS: *//p' "$log" | head -1)
-  grep -E '^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):' "$dir/check.out" | grep -vE '^PASS:' | sed "s/^/[$name] /"
+  grep -E '^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):' "$out" | grep -vE '^PASS:' | sed "s/^/[$name $target] /"
   passed=$((passed + ${p:-0}))
   local bad=$(( ${f:-0} + ${e:-0} + ${x:-0} ))
   if [ "$bad" -gt 0 ]; then
     sed -n '/^FAIL\|^ERROR\|^not ok/,+25p' "$log" | head -200
     failed=$((failed + bad))
-    failures="$failures\n  $name: $bad test(s), see build-$name/test-suite.log"
+    failures="$failures\n  $name $target: $bad test(s), see build-$name/$logname"
   fi
-  echo "=== $name build: ${p:-0} passed, $bad failed ==="
+  echo "=== $name build, make $target: ${p:-0} passed, $bad failed; slowest suites:"
+  slowest_suites "$dir" "$dir/$target.stamp"
+}
+
+# slowest_suites DIR STAMP: the five slowest suites whose logs in DIR are newer than STAMP.
+slowest_suites() {
+  find "$1/tests" -name '*.log' -newer "$2" -print0 2>/dev/null |
+    xargs -0 -r grep -H '^# elapsed ' 2>/dev/null |
+    sed 's|^'"$1"'/||; s|\.log:# elapsed | |' | sort -k2 -rn | head -5 | sed 's/^/      /'
 }
 
 # System suites (tests/system/test-*.sh) need the whole tree at once, e.g.

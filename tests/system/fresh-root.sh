@@ -104,18 +104,33 @@ in_root() {
     CI="${CI:-}" /bin/bash -c "cd /root/patterndb && $1"
 }
 
-status=0
+# The demo counts as one test; run-all's own summary is added to it, and
+# the combined "N passed, N failed" is the last line of standard output.
+demo_passed=0 demo_failed=0
 say "contrib/demo.sh"
 start=$(date +%s)
 if in_root contrib/demo.sh; then
-  say "contrib/demo.sh passed ($(( $(date +%s) - start )) s)"
+  demo_passed=1; say "contrib/demo.sh passed ($(( $(date +%s) - start )) s)"
 else
-  status=1; say "contrib/demo.sh FAILED"
+  demo_failed=1; say "contrib/demo.sh FAILED"
 fi
-if [ -z "$demo_only" ]; then
-  say "tests/run-all.sh"
-  start=$(date +%s)
-  in_root tests/run-all.sh || status=1
-  say "tests/run-all.sh ended after $(( $(date +%s) - start )) s, status $status"
+if [ -n "$demo_only" ]; then
+  echo "$demo_passed passed, $demo_failed failed"
+  exit "$demo_failed"
 fi
-exit "$status"
+say "tests/run-all.sh"
+start=$(date +%s)
+summary=$root/root/run-all.out
+in_root tests/run-all.sh 2>&1 | tee "$summary"
+rc=${PIPESTATUS[0]}
+say "tests/run-all.sh ended after $(( $(date +%s) - start )) s with status $rc"
+last=$(tail -n 1 "$summary")
+if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+  p=$((BASH_REMATCH[1] + demo_passed)) f=$((BASH_REMATCH[2] + demo_failed))
+else
+  say "tests/run-all.sh did not end with a summary line"
+  p=$demo_passed f=$((demo_failed + 1))
+fi
+[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || f=1
+echo "$p passed, $f failed"
+[ "$f" -eq 0 ]
