@@ -22,6 +22,7 @@ struct _PdbNvMessage
   gint refs;
   GArray *values;   /* of NvPair */
   GPtrArray *tags;  /* of gchar* */
+  gchar pri[12];    /* the PRI macro as text, "" when unknown */
 };
 
 PdbNvMessage *
@@ -163,7 +164,16 @@ pdb_nv_message_get_tags(PdbNvMessage *msg)
 static const gchar *
 ops_get(gpointer msg, const gchar *name, gssize *length)
 {
-  return pdb_nv_message_get(msg, name, length);
+  PdbNvMessage *self = msg;
+  const gchar *v = pdb_nv_message_get(msg, name, length);
+
+  if (!v && self->pri[0] && strcmp(name, "PRI") == 0)
+    {
+      if (length)
+        *length = strlen(self->pri);
+      return self->pri;
+    }
+  return v;
 }
 
 static void
@@ -184,7 +194,19 @@ ops_clear_tag(gpointer msg, const gchar *tag)
   pdb_nv_message_clear_tag(msg, tag);
 }
 
-const PdbMessageOps pdb_nv_message_ops = { ops_get, ops_set, ops_set_tag, ops_clear_tag };
+static gboolean
+ops_has_tag(gpointer msg, const gchar *tag)
+{
+  return pdb_nv_message_has_tag(msg, tag);
+}
+
+const PdbMessageOps pdb_nv_message_ops = { ops_get, ops_set, ops_set_tag, ops_clear_tag, ops_has_tag };
+
+void
+pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri)
+{
+  g_snprintf(msg->pri, sizeof(msg->pri), "%d", pri);
+}
 
 static gpointer
 host_ref(gpointer msg)
@@ -219,6 +241,7 @@ host_create(gpointer base)
 
   if (b)
     {
+      memcpy(msg->pri, b->pri, sizeof(msg->pri));
       pdb_nv_message_foreach(b, copy_missing, msg);
       for (guint i = 0; i < b->tags->len; i++)
         pdb_nv_message_set_tag(msg, g_ptr_array_index(b->tags, i));

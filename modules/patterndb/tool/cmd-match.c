@@ -21,7 +21,7 @@
 #include "tool/commands.h"
 #include "tool/tool-common.h"
 #include "tool/message.h"
-#include "tool/filter.h"
+#include "db/filter-expr.h"
 #include "tool/syslog-line.h"
 #include "tool/match-direct.h"
 #include "tool/match-parallel.h"
@@ -79,7 +79,7 @@ typedef struct
   const gchar *template_text; /* -T unescaped, what tmpl was compiled from */
   PdbMatchDirect *direct; /* -T of the classification only: the short path */
   gboolean registered;    /* the database's names are in msg (see ensure_registered) */
-  PdbToolFilter *filter;  /* owned: a filter keeps match state, one per thread */
+  PdbFilterExpr *filter;  /* owned: -F, compiled once per thread */
   Numbering *numbering;   /* several threads, general path: what the main thread numbered */
   guint synced_names;     /* a worker: how many of numbering's names and tags it has numbered */
   guint synced_tags;
@@ -223,6 +223,13 @@ database_values_use_dates(const PdbDatabase *db, GString *scratch)
 
 /* ---- template lookup: values plus the macros scripts use ---- */
 
+/* The store's values alone (for $MSGHDR). */
+static const gchar *
+store_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  return context_index == 0 ? pdb_tool_message_get(user_data, name, length) : NULL;
+}
+
 static const gchar *
 template_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
 {
@@ -247,7 +254,7 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
   else if (strcmp(name, "MSGHDR") == 0)
     {
       g_string_truncate(m->scratch, 0);
-      pdb_tool_append_msghdr(m->msg, m->scratch);
+      pdb_filter_append_msghdr(store_lookup, m->msg, m->scratch);
       *length = m->scratch->len;
       return m->scratch->str;
     }
@@ -270,6 +277,15 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
       return m->sdata.data ? m->sdata.data : "";
     }
   return pdb_tool_message_get(m->msg, name, length);
+}
+
+/* -F's tags() */
+static gboolean
+store_has_tag(const gchar *tag, gpointer user_data)
+{
+  Matcher *m = user_data;
+
+  return pdb_tool_message_has_tag(m->msg, tag);
 }
 
 /* ---- -D / -C: how the pattern covered the message ---- */
@@ -505,6 +521,7 @@ correlate(Matcher *m, gint64 stamp)
   /* values come in handle order, so LEGACY_MSGHDR follows PROGRAM and PID and survives */
   snapshot = pdb_nv_message_new();
   pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
+  pdb_nv_message_set_pri(snapshot, m->pri);
   pdb_correlation_process(m->corr, m->db, &m->result, snapshot, stamp, m->now, collect_synthetic, m);
   if (rule->context_id_template && pdb_correlation_rule_values_look_back(rule))
     {
@@ -596,7 +613,9 @@ print_message(Matcher *m, const gchar *program, gsize program_length,
 {
   const gchar *rule_id;
 
-  if (!m->filter || pdb_tool_filter_eval(m->filter, m->msg, m->scratch))
+  PdbFilterSubject subject = { template_lookup, store_has_tag, m };
+
+  if (!m->filter || pdb_filter_expr_eval(m->filter, &subject))
     {
       /* as pdbtool: the last message printed decides the exit code */
       rule_id = pdb_tool_message_get(m->msg, ".classifier.rule_id", NULL);
@@ -972,7 +991,7 @@ matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate 
     {
       GError *error = NULL;
 
-      m->filter = pdb_tool_filter_compile(opt->filter_text, &error);
+      m->filter = pdb_filter_expr_compile(opt->filter_text, &error);
       if (!m->filter)
         {
           fprintf(stderr, "Error parsing filter expression: %s\n", error->message);
@@ -987,7 +1006,7 @@ static void
 matcher_finish(Matcher *m)
 {
   pdb_match_direct_free(m->direct);
-  pdb_tool_filter_free(m->filter);
+  pdb_filter_expr_free(m->filter);
   /* before the database: contexts keep references to it */
   pdb_correlation_free(m->corr);
   if (m->synthetic)
@@ -1016,7 +1035,7 @@ static const gchar match_description[] =
   "a TAGS= line and an empty line. -f reads syslog lines (RFC 5424 or RFC 3164,\n"
   "<PRI> optional) and matches PROGRAM and MESSAGE from their header.\n"
   "\n"
-  "-F accepts these filter functions: " PDB_TOOL_FILTER_FUNCTIONS ".\n"
+  "-F accepts syslog-ng 3.38's filter functions: " PDB_FILTER_FUNCTIONS ".\n"
   "\n"
   "With -f FILE (a regular file), lines are classified on --threads threads, by\n"
   "default one per available CPU, unless a rule has actions or a context-id. The\n"

@@ -669,12 +669,19 @@ ops_clear_tag(gpointer msg, const gchar *tag)
   pdb_tool_message_clear_tag(msg, tag);
 }
 
+static gboolean
+ops_has_tag(gpointer msg, const gchar *tag)
+{
+  return pdb_tool_message_has_tag(msg, tag);
+}
+
 const PdbMessageOps pdb_tool_message_ops =
 {
   .get = ops_get,
   .set = ops_set,
   .set_tag = ops_set_tag,
   .clear_tag = ops_clear_tag,
+  .has_tag = ops_has_tag,
 };
 
 static int
