@@ -50,6 +50,7 @@ typedef enum
 typedef struct
 {
   PdbTemplate *tmpl;
+  gchar *source;          /* the template's text */
   PdbTypeHint type;       /* PDB_TYPE_HINT_NONE: a string */
 } Operand;
 
@@ -231,6 +232,8 @@ comparison_free(gpointer data)
 
   pdb_template_free(self->a.tmpl);
   pdb_template_free(self->b.tmpl);
+  g_free(self->a.source);
+  g_free(self->b.source);
   g_free(self);
 }
 
@@ -250,7 +253,16 @@ comparison_scan(gconstpointer data, gboolean *reads_context, guint *max_index)
   operand_scan(&self->b, reads_context, max_index);
 }
 
-static const PdbFilterFuncOps comparison_ops = { comparison_eval, comparison_free, comparison_scan };
+static void
+comparison_refs(gconstpointer data, PdbFilterRefFunc func, gpointer user_data)
+{
+  const Comparison *self = data;
+
+  func(PDB_FILTER_REF_TEMPLATE, self->a.source, user_data);
+  func(PDB_FILTER_REF_TEMPLATE, self->b.source, user_data);
+}
+
+static const PdbFilterFuncOps comparison_ops = { comparison_eval, comparison_free, comparison_scan, comparison_refs };
 
 /* ---- parsing ---- */
 
@@ -270,7 +282,7 @@ compile_template(PdbFilterParser *p, gsize at, const gchar *text)
 
 /* TYPE(string-or-number), the current token being TYPE */
 static PdbTemplate *
-parse_cast(PdbFilterParser *p, PdbTypeHint *hint)
+parse_cast(PdbFilterParser *p, PdbTypeHint *hint, gchar **source)
 {
   gsize at = p->lx.tok.start;
   gchar *text;
@@ -294,9 +306,11 @@ parse_cast(PdbFilterParser *p, PdbTypeHint *hint)
   text = g_strdup(p->lx.tok.text->str);
   pdb_filter_advance(p);
   tmpl = compile_template(p, at, text);
-  g_free(text);
   if (tmpl && !pdb_filter_expect(p, PDB_FILTER_TOK_RPAREN, "')' after the cast"))
     g_clear_pointer(&tmpl, pdb_template_free);
+  if (tmpl && source)
+    *source = g_strdup(text);
+  g_free(text);
   return tmpl;
 }
 
@@ -316,7 +330,7 @@ is_reserved_word(const PdbFilterParser *p)
 }
 
 PdbTemplate *
-pdb_filter_parse_template(PdbFilterParser *p, PdbTypeHint *hint)
+pdb_filter_parse_template(PdbFilterParser *p, PdbTypeHint *hint, gchar **source)
 {
   PdbTypeHint local;
   gsize at = p->lx.tok.start;
@@ -342,7 +356,7 @@ pdb_filter_parse_template(PdbFilterParser *p, PdbTypeHint *hint)
           return NULL;
         }
       if (p->lx.text[p->lx.pos + strspn(p->lx.text + p->lx.pos, " \t\r\n,")] == '(')
-        return parse_cast(p, hint);
+        return parse_cast(p, hint, source);
       /* fall through */
     case PDB_FILTER_TOK_STRING:
       text = g_strdup(p->lx.tok.text->str);
@@ -353,6 +367,8 @@ pdb_filter_parse_template(PdbFilterParser *p, PdbTypeHint *hint)
     }
   pdb_filter_advance(p);
   tmpl = compile_template(p, at, text);
+  if (tmpl && source)
+    *source = g_strdup(text);
   g_free(text);
   return tmpl;
 }
@@ -387,8 +403,8 @@ pdb_filter_parse_comparison(PdbFilterParser *p)
 {
   Comparison *self = g_new0(Comparison, 1);
 
-  if (!(self->a.tmpl = pdb_filter_parse_template(p, &self->a.type)) || !parse_operator(p, self)
-      || !(self->b.tmpl = pdb_filter_parse_template(p, &self->b.type)))
+  if (!(self->a.tmpl = pdb_filter_parse_template(p, &self->a.type, &self->a.source)) || !parse_operator(p, self)
+      || !(self->b.tmpl = pdb_filter_parse_template(p, &self->b.type, &self->b.source)))
     {
       comparison_free(self);
       return NULL;

@@ -44,8 +44,6 @@ pdb_filter_node_eval(const PdbFilterNode *node, const PdbFilterSubject *subject)
       return pdb_filter_node_eval(node->left, subject) || pdb_filter_node_eval(node->right, subject);
     case PDB_FILTER_NODE_NOT:
       return !pdb_filter_node_eval(node->left, subject);
-    case PDB_FILTER_NODE_NEVER:
-      return FALSE;
     case PDB_FILTER_NODE_FUNC:
       return node->ops->eval(node->data, subject);
     }
@@ -61,6 +59,17 @@ pdb_filter_node_scan(const PdbFilterNode *node, gboolean *reads_context, guint *
   pdb_filter_node_scan(node->right, reads_context, max_index);
   if (node->ops && node->ops->scan)
     node->ops->scan(node->data, reads_context, max_index);
+}
+
+void
+pdb_filter_node_refs(const PdbFilterNode *node, PdbFilterRefFunc func, gpointer user_data)
+{
+  if (!node)
+    return;
+  pdb_filter_node_refs(node->left, func, user_data);
+  pdb_filter_node_refs(node->right, func, user_data);
+  if (node->ops && node->ops->refs)
+    node->ops->refs(node->data, func, user_data);
 }
 
 const gchar *

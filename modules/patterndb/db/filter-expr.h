@@ -10,8 +10,8 @@
  *       lower case. Parsing stops after the first complete expression:
  *       whatever follows it is ignored unless it continues it (so
  *       `tags("a") OR tags("b")` is `tags("a")`), as in 3.38. A `#` comment
- *       that runs to the end of the text without a newline makes the whole
- *       condition never true (3.38 does the same).
+ *       must end with a newline: 3.38 crashes (SIGSEGV) while it loads a
+ *       condition whose comment runs to the end; here it does not compile.
  *   A OP B          comparison of two operands: "template" or 'template' or
  *                   a bare word (a template), a number (int64), a float, or
  *                   a cast TYPE(string-or-number) with a 3.38 type name.
@@ -75,6 +75,18 @@ gboolean pdb_filter_expr_eval(const PdbFilterExpr *expr, const PdbFilterSubject 
 /* ORs into *reads_context and MAXes into *max_index what the expression's
  * templates need from a correlation context. */
 void pdb_filter_expr_scan(const PdbFilterExpr *expr, gboolean *reads_context, guint *max_index);
+
+/* What an expression refers to, in the order 3.38 meets them while it
+ * compiles the text (its name and tag numbering follows that order). */
+typedef enum
+{
+  PDB_FILTER_REF_NAME,       /* a value name: match(value()), in-list() */
+  PDB_FILTER_REF_TEMPLATE,   /* the text of a template (comparison operands, match(template())) */
+  PDB_FILTER_REF_TAG,        /* tags() */
+} PdbFilterRefKind;
+
+typedef void (*PdbFilterRefFunc)(PdbFilterRefKind kind, const gchar *text, gpointer user_data);
+void pdb_filter_expr_foreach_ref(const PdbFilterExpr *expr, PdbFilterRefFunc func, gpointer user_data);
 
 /* 3.38's $MSGHDR from values: LEGACY_MSGHDR when set, else "PROGRAM[PID]: "
  * (no brackets without PID, empty without PROGRAM). */

@@ -188,7 +188,8 @@ read_word(PdbFilterLexer *lx)
   classify_word(lx);
 }
 
-/* Skips blanks and comments; FALSE when a comment ran to the end. */
+/* Skips blanks and comments; FALSE when a comment ran to the end (lx->pos
+ * is then at its `#`). */
 static gboolean
 skip_blanks(PdbFilterLexer *lx)
 {
@@ -203,10 +204,7 @@ skip_blanks(PdbFilterLexer *lx)
       const gchar *nl = strchr(t + lx->pos, '\n');
 
       if (!nl)
-        {
-          lx->pos = strlen(t);
-          return FALSE;
-        }
+        return FALSE;
       lx->pos = nl - t + 1;
     }
 }
@@ -222,7 +220,10 @@ pdb_filter_lex_next(PdbFilterLexer *lx)
   lx->tok.start = lx->pos;
   lx->tok.number = 0;
   if (ended_in_comment)
-    lx->tok.kind = PDB_FILTER_TOK_COMMENT_EOF;
+    {
+      lx->tok.kind = PDB_FILTER_TOK_COMMENT_EOF;
+      lx->pos += strlen(t + lx->pos);
+    }
   else if (!c)
     lx->tok.kind = PDB_FILTER_TOK_EOF;
   else if (c == '"' || c == '\'')

@@ -5,6 +5,7 @@
  *   blanks          space, tab, CR, LF and `,` separate tokens
  *   # comment       to the end of the line; a comment that reaches the end
  *                   of the text without a newline is PDB_FILTER_TOK_COMMENT_EOF
+ *                   (an error for the parser: 3.38 crashes on it)
  *   "string"        escapes \a \n \r \t \v, \xH or \xHH (one byte), and \c
  *                   for any other byte c (so "\d" is "d"); may span lines
  *   'string'        no escapes

@@ -57,7 +57,16 @@ tags_free(gpointer data)
   g_ptr_array_free(data, TRUE);
 }
 
-static const PdbFilterFuncOps tags_ops = { tags_eval, tags_free, NULL };
+static void
+tags_refs(gconstpointer data, PdbFilterRefFunc func, gpointer user_data)
+{
+  const GPtrArray *tags = data;
+
+  for (guint i = 0; i < tags->len; i++)
+    func(PDB_FILTER_REF_TAG, g_ptr_array_index(tags, i), user_data);
+}
+
+static const PdbFilterFuncOps tags_ops = { tags_eval, tags_free, NULL, tags_refs };
 
 PdbFilterNode *
 pdb_filter_parse_tags(PdbFilterParser *p)
@@ -110,7 +119,13 @@ in_list_free(gpointer data)
   g_free(self);
 }
 
-static const PdbFilterFuncOps in_list_ops = { in_list_eval, in_list_free, NULL };
+static void
+in_list_refs(gconstpointer data, PdbFilterRefFunc func, gpointer user_data)
+{
+  func(PDB_FILTER_REF_NAME, ((const InList *) data)->name, user_data);
+}
+
+static const PdbFilterFuncOps in_list_ops = { in_list_eval, in_list_free, NULL, in_list_refs };
 
 /* 3.38's reading: lines of up to 16383 bytes (longer ones come in pieces),
  * each without its last byte (the newline, or the last character of a

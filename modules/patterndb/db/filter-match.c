@@ -46,6 +46,7 @@ typedef struct
   guint flags;
   pcre2_code *code;
   GPatternSpec *glob;
+  GPtrArray *refs;        /* value names ("n" + name) and templates ("t" + text), as written */
 } Matcher;
 
 static void
@@ -60,6 +61,7 @@ matcher_free(gpointer data)
     pcre2_code_free(self->code);
   if (self->glob)
     g_pattern_spec_free(self->glob);
+  g_ptr_array_free(self->refs, TRUE);
   g_free(self);
 }
 
@@ -154,7 +156,20 @@ matcher_scan(gconstpointer data, gboolean *reads_context, guint *max_index)
   *max_index = MAX(*max_index, pdb_template_get_max_context_index(self->tmpl));
 }
 
-static const PdbFilterFuncOps matcher_ops = { matcher_eval, matcher_free, matcher_scan };
+static void
+matcher_refs(gconstpointer data, PdbFilterRefFunc func, gpointer user_data)
+{
+  const Matcher *self = data;
+
+  for (guint i = 0; i < self->refs->len; i++)
+    {
+      const gchar *ref = g_ptr_array_index(self->refs, i);
+
+      func(ref[0] == 'n' ? PDB_FILTER_REF_NAME : PDB_FILTER_REF_TEMPLATE, ref + 1, user_data);
+    }
+}
+
+static const PdbFilterFuncOps matcher_ops = { matcher_eval, matcher_free, matcher_scan, matcher_refs };
 
 static gboolean
 compile_pattern(PdbFilterParser *p, gsize at, Matcher *self)
@@ -250,6 +265,7 @@ parse_value(PdbFilterParser *p, Matcher *self)
     }
   g_free(self->value_name);
   self->value_name = g_strdup(bare);
+  g_ptr_array_add(self->refs, g_strconcat("n", bare, NULL));
   pdb_template_free(self->tmpl);
   self->tmpl = NULL;
   g_free(name);
@@ -259,10 +275,13 @@ parse_value(PdbFilterParser *p, Matcher *self)
 static gboolean
 parse_template(PdbFilterParser *p, Matcher *self)
 {
-  PdbTemplate *tmpl = pdb_filter_parse_template(p, NULL);
+  gchar *source = NULL;
+  PdbTemplate *tmpl = pdb_filter_parse_template(p, NULL, &source);
 
   if (!tmpl)
     return FALSE;
+  g_ptr_array_add(self->refs, g_strconcat("t", source, NULL));
+  g_free(source);
   pdb_template_free(self->tmpl);
   self->tmpl = tmpl;
   g_clear_pointer(&self->value_name, g_free);
@@ -311,6 +330,7 @@ pdb_filter_parse_match(PdbFilterParser *p)
   gboolean is_match = pdb_filter_lex_is_keyword(&p->lx, "match");
   gsize at;
 
+  self->refs = g_ptr_array_new_with_free_func(g_free);
   for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
     if (pdb_filter_lex_is_keyword(&p->lx, fixed[i].function))
       self->value_name = g_strdup(fixed[i].value);

@@ -99,8 +99,8 @@ netmask6_eval(gconstpointer data, const PdbFilterSubject *subject)
   return memcmp(network, self->network, 16) == 0;
 }
 
-static const PdbFilterFuncOps netmask4_ops = { netmask4_eval, g_free, NULL };
-static const PdbFilterFuncOps netmask6_ops = { netmask6_eval, g_free, NULL };
+static const PdbFilterFuncOps netmask4_ops = { netmask4_eval, g_free, NULL, NULL };
+static const PdbFilterFuncOps netmask6_ops = { netmask6_eval, g_free, NULL, NULL };
 
 static Netmask4 *
 netmask4_new(const gchar *cidr)

@@ -29,6 +29,8 @@ typedef struct
   void (*free)(gpointer data);
   /* NULL when the function reads no template */
   void (*scan)(gconstpointer data, gboolean *reads_context, guint *max_index);
+  /* NULL when the function refers to no name, template or tag */
+  void (*refs)(gconstpointer data, PdbFilterRefFunc func, gpointer user_data);
 } PdbFilterFuncOps;
 
 typedef enum
@@ -36,7 +38,6 @@ typedef enum
   PDB_FILTER_NODE_AND,
   PDB_FILTER_NODE_OR,
   PDB_FILTER_NODE_NOT,       /* left only */
-  PDB_FILTER_NODE_NEVER,     /* false whatever the message (see filter-expr.h) */
   PDB_FILTER_NODE_FUNC,      /* ops and data */
 } PdbFilterNodeKind;
 
@@ -53,6 +54,7 @@ PdbFilterNode *pdb_filter_node_new_func(const PdbFilterFuncOps *ops, gpointer da
 void pdb_filter_node_free(PdbFilterNode *node);
 gboolean pdb_filter_node_eval(const PdbFilterNode *node, const PdbFilterSubject *subject);
 void pdb_filter_node_scan(const PdbFilterNode *node, gboolean *reads_context, guint *max_index);
+void pdb_filter_node_refs(const PdbFilterNode *node, PdbFilterRefFunc func, gpointer user_data);
 
 /* ---- the parser state ---- */
 
@@ -60,8 +62,6 @@ typedef struct
 {
   PdbFilterLexer lx;
   GError **error;
-  gboolean never;            /* a comment ran to the end of the text */
-  guint tokens;              /* tokens read so far */
 } PdbFilterParser;
 
 /* Reads the next token. */
@@ -88,8 +88,9 @@ PdbFilterNode *pdb_filter_parse_tags(PdbFilterParser *p);
 PdbFilterNode *pdb_filter_parse_in_list(PdbFilterParser *p);
 
 /* An operand (filter-cmp.c): a quoted template or word, a number, a float
- * or a cast; *hint (may be NULL) gets its type. NULL after failing. */
-PdbTemplate *pdb_filter_parse_template(PdbFilterParser *p, PdbTypeHint *hint);
+ * or a cast; *hint and *source (each may be NULL) get its type and its
+ * template text (a new string). NULL after failing. */
+PdbTemplate *pdb_filter_parse_template(PdbFilterParser *p, PdbTypeHint *hint, gchar **source);
 
 /* ---- evaluation helpers ---- */
 

@@ -32,7 +32,6 @@ void
 pdb_filter_advance(PdbFilterParser *p)
 {
   pdb_filter_lex_next(&p->lx);
-  p->tokens++;
 }
 
 const gchar *
@@ -41,8 +40,9 @@ pdb_filter_token_name(const PdbFilterParser *p)
   switch (p->lx.tok.kind)
     {
     case PDB_FILTER_TOK_EOF:
-    case PDB_FILTER_TOK_COMMENT_EOF:
       return "the end of the text";
+    case PDB_FILTER_TOK_COMMENT_EOF:
+      return "a comment without an end of line (syslog-ng 3.38 crashes on it)";
     case PDB_FILTER_TOK_ERROR:
       return "an unterminated string or a number out of range";
     case PDB_FILTER_TOK_INVALID:
@@ -58,13 +58,6 @@ pdb_filter_fail(PdbFilterParser *p, gsize at, const gchar *format, ...)
   va_list ap;
   gchar *msg;
 
-  /* 3.38: a comment that reaches the end of the text after the first
-   * token leaves a condition that is never true, without an error */
-  if (p->lx.tok.kind == PDB_FILTER_TOK_COMMENT_EOF && p->tokens > 1)
-    {
-      p->never = TRUE;
-      return FALSE;
-    }
   if (!p->error || *p->error)
     return FALSE;
   va_start(ap, format);
@@ -244,13 +237,11 @@ pdb_filter_expr_compile(const gchar *text, GError **error)
   pdb_filter_advance(&p);
   root = parse_expr(&p, LEVEL_SEMICOLON);
   if (root && p.lx.tok.kind == PDB_FILTER_TOK_COMMENT_EOF)
-    p.never = TRUE;
-  pdb_filter_lex_clear(&p.lx);
-  if (p.never)
     {
-      pdb_filter_node_free(root);
-      root = combine(PDB_FILTER_NODE_NEVER, NULL, NULL);
+      pdb_filter_fail(&p, p.lx.tok.start, "expected an end of line after the comment");
+      g_clear_pointer(&root, pdb_filter_node_free);
     }
+  pdb_filter_lex_clear(&p.lx);
   if (!root)
     return NULL;
   expr = g_new0(PdbFilterExpr, 1);
@@ -271,6 +262,13 @@ gboolean
 pdb_filter_expr_eval(const PdbFilterExpr *expr, const PdbFilterSubject *subject)
 {
   return pdb_filter_node_eval(expr->root, subject);
+}
+
+void
+pdb_filter_expr_foreach_ref(const PdbFilterExpr *expr, PdbFilterRefFunc func, gpointer user_data)
+{
+  if (expr)
+    pdb_filter_node_refs(expr->root, func, user_data);
 }
 
 void

@@ -65,7 +65,7 @@ pri_eval(gconstpointer data, const PdbFilterSubject *subject)
   return code < 32 && (self->bits & (1u << code)) != 0;
 }
 
-static const PdbFilterFuncOps pri_ops = { pri_eval, g_free, NULL };
+static const PdbFilterFuncOps pri_ops = { pri_eval, g_free, NULL, NULL };
 
 static gboolean
 lookup_name(PdbFilterParser *p, const Name *names, gsize count, const gchar *what, gint *code)

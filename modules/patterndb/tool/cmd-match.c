@@ -557,6 +557,11 @@ print_synthetic(Matcher *m)
       PdbNvMessage *gen = g_ptr_array_index(m->synthetic, i);
       const GPtrArray *tags = pdb_nv_message_get_tags(gen);
 
+      gssize pri_length = 0;
+      const gchar *pri = pdb_nv_message_ops.get(gen, "PRI", &pri_length);
+
+      /* as 3.38: the PRI of the message it inherits from, else user.notice */
+      m->pri = pri ? atoi(pri) : 13;
       pdb_tool_message_reset(m->msg);
       pdb_nv_message_foreach(gen, copy_value, m->msg);
       for (guint t = 0; t < tags->len; t++)

@@ -8,6 +8,7 @@
  * Setting a value copies it into the slot's own buffer, which only grows.
  */
 #include "tool/message.h"
+#include "db/filter-expr.h"
 #include "tool/json.h"
 
 #include <stdlib.h>
@@ -393,6 +394,23 @@ register_synthetic(PdbToolMessage *msg, const PdbSyntheticMessage *sm)
     lookup_tag(msg, g_ptr_array_index(sm->tags, i), TRUE);
 }
 
+/* What an action condition names, in the order 3.38 compiles it. */
+static void
+register_condition_name(PdbFilterRefKind kind, const gchar *text, gpointer user_data)
+{
+  if (kind == PDB_FILTER_REF_NAME)
+    lookup_handle(user_data, text, -1, TRUE);
+  else if (kind == PDB_FILTER_REF_TEMPLATE)
+    register_template_names(user_data, text);
+}
+
+static void
+register_condition_tag(PdbFilterRefKind kind, const gchar *text, gpointer user_data)
+{
+  if (kind == PDB_FILTER_REF_TAG)
+    lookup_tag(user_data, text, TRUE);
+}
+
 void
 pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
 {
@@ -412,6 +430,7 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
         {
           const PdbAction *action = g_ptr_array_index(rule->actions, a);
 
+          pdb_filter_expr_foreach_ref(action->condition_expr, register_condition_tag, msg);
           if (action->has_message || action->creates_context)
             register_synthetic(msg, &action->message);
         }
@@ -462,8 +481,7 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
           const PdbAction *action = g_ptr_array_index(rule->actions, a);
           const PdbSyntheticMessage *sm = &action->message;
 
-          if (action->condition)
-            register_template_names(msg, action->condition);
+          pdb_filter_expr_foreach_ref(action->condition_expr, register_condition_name, msg);
           if (action->create_context_id)
             register_template_names(msg, action->create_context_id);
           for (guint v = 0; sm->values && v < sm->values->len; v++)

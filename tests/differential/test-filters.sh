@@ -1,0 +1,118 @@
+#!/bin/bash
+# tests/differential/test-filters.sh: syslog-ng filter expressions (action
+# conditions, $(if), match -F) in `patterndb` against pdbtool 3.38.
+#
+#   1. filters/conditions.xml: one match action (rule u, no context) and one
+#      timeout action (rule g, a context per host) per line of
+#      filters/conditions.txt, every filter function and comparison; the
+#      messages make each condition true for some and false for others
+#      (except where pdbtool has nothing to vary: PROGRAM is fixed by the
+#      ruleset, and a message of `match` has no sender address, so netmask()
+#      sees 127.0.0.1), with numbers at and beyond the 32- and 64-bit limits.
+#      The full NAME=value output must be identical.
+#   2. the same expressions as -F filters: the same messages pass.
+#   3. $(if) with filter functions in -T templates.
+#   4. conditions 3.38 refuses: both refuse the database (pdbtool exits 0
+#      with an error on stderr, we exit 2 naming file:line:column).
+#   5. a deliberate difference: a `#` comment that runs to the end of a
+#      condition crashes pdbtool while it loads; we refuse the database.
+. "$top_srcdir/tests/lib.sh"
+
+setup_vs_pdbtool
+FDIR=$DIFFDIR/filters
+sed "s|@LIST@|$FDIR/users.list|g" "$FDIR/conditions.xml" > "$T/conditions.xml"
+MSGS=$FDIR/conditions.messages
+n_conditions=$(grep -c . "$FDIR/conditions.txt")
+n_user_lines=$(grep -c ': user ' "$MSGS")
+
+# --- 1. action conditions -------------------------------------------------------
+"$PDBTOOL" match -p "$T/conditions.xml" -f "$MSGS" > "$T/ref.out" 2>"$T/ref.err"
+"$PATTERNDB" match -p "$T/conditions.xml" -f "$MSGS" > "$T/ours.out" 2>"$T/ours.err"
+fired=$(grep -c '^MESSAGE=[ug][0-9]' "$T/ref.out")
+if cmp -s "$T/ref.out" "$T/ours.out" && [ "$fired" -gt 500 ]; then
+  ok "conditions: $n_conditions conditions x 2 actions, $(wc -l < "$MSGS") messages, $fired actions fired, output identical"
+else
+  not_ok "conditions: output differs ($fired actions fired in pdbtool)"
+  diff "$T/ref.out" "$T/ours.out" | head -20 | while IFS= read -r l; do diag "$l"; done
+  head -3 "$T/ours.err" | while IFS= read -r l; do diag "stderr: $l"; done
+fi
+# each condition is true for some messages and false for others, unless
+# nothing in a message of pdbtool can change it
+constant=""
+for i in $(seq 1 "$n_conditions"); do
+  u=$(grep -c "^MESSAGE=u$i n=" "$T/ref.out")
+  g=$(grep -c "^MESSAGE=g$i n=" "$T/ref.out")
+  if [ $((u + g)) -eq 0 ] || { [ "$u" -eq "$n_user_lines" ] && [ "$g" -gt 0 ]; }; then
+    constant="$constant $i"
+  fi
+done
+check_eq "conditions that no message can change: program(), source(\"\"), netmask*(), the full severity range, always-true comparisons" \
+  " 14 15 19 23 28 29 30 31 32 46 52 53" "$constant"
+
+# --- 2. the same expressions as -F filters ----------------------------------------
+n_same=0
+while IFS= read -r cond; do
+  f=$(printf '%s' "$cond" | sed -e "s|@LIST@|$FDIR/users.list|g" -e 's/&lt;/</g' -e 's/&gt;/>/g')
+  "$PDBTOOL" match -p "$T/conditions.xml" -f "$MSGS" -F "$f" -T '${.classifier.rule_id} ${n} ${PRI}\n' 2>/dev/null > "$T/ref.f"
+  "$PATTERNDB" match -p "$T/conditions.xml" -f "$MSGS" -F "$f" -T '${.classifier.rule_id} ${n} ${PRI}\n' 2>/dev/null > "$T/ours.f"
+  if cmp -s "$T/ref.f" "$T/ours.f"; then n_same=$((n_same + 1))
+  else not_ok "-F '$f': different messages"; diff "$T/ref.f" "$T/ours.f" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
+done < "$FDIR/conditions.txt"
+check_eq "-F: every expression of conditions.txt lets the same messages through" "$n_conditions" "$n_same"
+
+# --- 3. $(if) with filter functions -------------------------------------------------
+tmpl='$(if (match("^b" value("user"))) B x)|$(if (level(err..emerg)) hi lo)|$(if (tags("vip") and "${n}" > "10") big small)|$(if ("${n}" == "4294967297") wrap no)\n'
+"$PDBTOOL" match -p "$T/conditions.xml" -f "$MSGS" -T "$tmpl" 2>/dev/null | grep -v '^u[0-9]\|^g[0-9]' > "$T/ref.t"
+"$PATTERNDB" match -p "$T/conditions.xml" -f "$MSGS" -T "$tmpl" 2>/dev/null | grep -v '^u[0-9]\|^g[0-9]' > "$T/ours.t"
+if cmp -s "$T/ref.t" "$T/ours.t" && grep -q 'wrap' "$T/ref.t" && grep -q '^B|hi' "$T/ref.t"; then
+  ok "\$(if) with filter functions in -T: identical ($(wc -l < "$T/ref.t") lines)"
+else
+  not_ok "\$(if) with filter functions in -T: differs"; diff "$T/ref.t" "$T/ours.t" | head -6 | while IFS= read -r l; do diag "$l"; done
+fi
+
+# --- 4. conditions 3.38 refuses ----------------------------------------------------
+one_condition_db() {
+  printf "<patterndb version='4' pub_date='2026-12-04'><ruleset name='app' id='rs'><pattern>app</pattern><rules>\n<rule provider='t' id='r' class='c'><patterns><pattern>x</pattern></patterns><actions>\n<action trigger='match' condition='%s'><message><values><value name='MESSAGE'>m</value></values></message></action></actions></rule></rules></ruleset></patterndb>\n" "$1" > "$T/one.xml"
+}
+refused=(
+  'level(nosuch)' 'level(6)' 'level()' 'facility(audit)' 'facility(1, 2)' 'facility(user..2)'
+  'match("(" value("x"))' 'match("a" type(nosuch))' 'match("a" flags(dup-names))' 'program("a" value("x"))'
+  'tags("a") or' 'tags("a") or junk' 'NOT tags("x")' 'Tags("x")' 'nosuch(5) == 5' '5==5'
+  '"a" &lt;&gt; "b"' '1. == 1' 'int(${n}) == 1' '${n} == 5' 'in-list("/nonexistent/list" user)' 'in-list("x")'
+  'filter(f_x)' 'match("a" value("${x}x$"))' '99999999999999999999 == 1' '"unterminated' ''
+)
+n_refused=0
+for c in "${refused[@]}"; do
+  one_condition_db "$c"
+  "$PDBTOOL" match -p "$T/one.xml" -P app -M x > "$T/ref.r" 2>&1; ref_rc=$?
+  "$PATTERNDB" match -p "$T/one.xml" -P app -M x > /dev/null 2> "$T/ours.r"; ours_rc=$?
+  if [ "$ref_rc" -eq 0 ] && grep -q 'Error \(compiling\|initializing\) conditional expression' "$T/ref.r" \
+     && [ "$ours_rc" -eq 2 ] && grep -q "one.xml:3:[0-9]*: action condition in rule 'r': filter expression" "$T/ours.r"; then
+    n_refused=$((n_refused + 1))
+  else
+    not_ok "condition '$c': pdbtool rc=$ref_rc, ours rc=$ours_rc"
+    head -2 "$T/ref.r" "$T/ours.r" | while IFS= read -r l; do diag "$l"; done
+  fi
+done
+check_eq "conditions 3.38 refuses make the database fail in both" "${#refused[@]}" "$n_refused"
+# and the accepted ones all load in both (a negative control for the check above)
+one_condition_db 'tags("a") junk'
+"$PDBTOOL" match -p "$T/one.xml" -P app -M x 2>&1 | grep -q 'conditional expression'
+check "pdbtool accepts text after a complete condition" [ $? -ne 0 ]
+"$PATTERNDB" match -p "$T/one.xml" -P app -M x > /dev/null 2>&1
+check_eq "we accept text after a complete condition" 0 $?
+
+# --- 5. deliberate difference: a comment to the end of the condition ------------------
+one_condition_db 'tags("a") # no newline'
+"$PDBTOOL" match -p "$T/one.xml" -P app -M x > /dev/null 2>&1; ref_rc=$?
+"$PATTERNDB" match -p "$T/one.xml" -P app -M x > /dev/null 2> "$T/ours.r"; ours_rc=$?
+check_eq "allowed: pdbtool crashes (SIGSEGV) on a comment that ends the condition" 139 "$ref_rc"
+check_eq "allowed: we refuse that database" 2 "$ours_rc"
+check "allowed: the error says why" grep -q "column 11: expected a filter function.*comment without an end of line\|expected an end of line after the comment" "$T/ours.r"
+one_condition_db 'tags("a") # ends&#10;'
+"$PDBTOOL" match -p "$T/one.xml" -P app -M x 2>&1 | grep -q 'conditional expression'
+check "pdbtool accepts a comment that ends with a newline" [ $? -ne 0 ]
+"$PATTERNDB" match -p "$T/one.xml" -P app -M x > /dev/null 2>&1
+check_eq "we accept a comment that ends with a newline" 0 $?
+
+done_testing
