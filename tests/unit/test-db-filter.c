@@ -70,7 +70,7 @@ static const Row rows[] =
   { "message(\"ACCEPTED password FOR bob\" type(string) flags(ignore_case))", TRUE },
   { "match(\"ob\" value(user) type(string) flags(substring prefix))", FALSE },
   { "program(\"s*d\" type(\"glob\"))", TRUE }, { "program(\"s?d\" type(\"glob\"))", FALSE },
-  { "program(\"S*D\" type(glob) flags(ignore-case))", FALSE }, { "source(\"\")", TRUE },
+  { "program(\"S*D\" type(glob) flags(ignore-case))", FALSE }, { "source(\"\")", TRUE }, { "source(\"^$\")", FALSE }, { "source(\"^$\" type(pcre))", TRUE },
   { "match(\"bob\" value(\"user\") type(posix))", TRUE },
   /* level() and facility(): PRI 38 is auth.info */
   { "level(info)", TRUE }, { "level(INFO)", TRUE }, { "priority(\"info\")", TRUE }, { "severity(info)", TRUE },

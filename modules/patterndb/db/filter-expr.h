@@ -25,7 +25,8 @@
  *                   RE on value NAME, on the template T, else on
  *                   "$MSGHDR$MESSAGE"; the last of value()/template() counts
  *   program(RE ..), host(RE ..), message(RE ..), source(RE ..)
- *                   on PROGRAM, HOST, MESSAGE, SOURCE; type(pcre|posix|
+ *                   on PROGRAM, HOST, MESSAGE, SOURCE (source() defaults
+ *                   to type(string): the whole name); type(pcre|posix|
  *                   string|glob), flags(ignore-case icase utf8 unicode
  *                   substring prefix store-matches global newline
  *                   disable-jit dupnames); string: the whole value, a prefix

@@ -3,7 +3,8 @@
  * pattern tested against one value, a template, or "$MSGHDR$MESSAGE".
  *
  * Matchers, as 3.38's (type()):
- *   pcre (default; posix is read as pcre, as 3.38 does since 3.14)
+ *   pcre (the default but for source(), whose default is string; posix is
+ *       read as pcre, as 3.38 does since 3.14)
  *       the regex anywhere in the value; ignore-case/icase, utf8/unicode
  *   string
  *       the whole value; flags(prefix): its start; flags(substring): any
@@ -334,6 +335,9 @@ pdb_filter_parse_match(PdbFilterParser *p)
   for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
     if (pdb_filter_lex_is_keyword(&p->lx, fixed[i].function))
       self->value_name = g_strdup(fixed[i].value);
+  /* 3.38: source() compares the source's name as a whole string unless type() says otherwise */
+  if (pdb_filter_lex_is_keyword(&p->lx, "source"))
+    self->type = MATCHER_STRING;
   pdb_filter_advance(p);
   if (!pdb_filter_expect(p, PDB_FILTER_TOK_LPAREN, "'(' after the function name"))
     goto fail;
