@@ -226,6 +226,33 @@ Test(filter_expr, rejects_what_3_38_rejects_with_a_column)
     }
 }
 
+Test(filter_expr, warns_where_3_38_warns)
+{
+  static const struct { const gchar *expression; const gchar *warning; } warn_rows[] =
+  {
+    { "match(\"x\")", "column 7: match() without value()" },
+    { "tags(\"a\") or match(\"x\" value(\"$user\"))", "column 30: value names in filters need no '$'" },
+    { "in-list(\"/dev/null\" \"$user\")", "column 21: value names in filters need no '$'" },
+    { "match(\"x\" value(\"user\") type(posix))", "column 30: posix regular expressions are read as pcre" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(warn_rows); i++)
+    {
+      PdbFilterExpr *f = pdb_filter_expr_compile(warn_rows[i].expression, NULL);
+      const GPtrArray *w = pdb_filter_expr_get_warnings(f);
+
+      cr_assert_not_null(f, "%s", warn_rows[i].expression);
+      cr_expect(w && w->len == 1 && strstr(g_ptr_array_index(w, 0), warn_rows[i].warning),
+                "'%s': warning '%s' should mention '%s'", warn_rows[i].expression,
+                w && w->len ? (const gchar *) g_ptr_array_index(w, 0) : "(none)", warn_rows[i].warning);
+      pdb_filter_expr_free(f);
+    }
+  PdbFilterExpr *quiet = pdb_filter_expr_compile("match(\"x\" value(\"user\")) and message(\"y\")", NULL);
+
+  cr_expect_null(pdb_filter_expr_get_warnings(quiet));
+  pdb_filter_expr_free(quiet);
+}
+
 Test(filter_expr, msghdr_from_values)
 {
   GString *out = g_string_new(NULL);

@@ -70,6 +70,10 @@ typedef struct _PdbFilterExpr PdbFilterExpr;
  * not an expression 3.38 accepts. */
 PdbFilterExpr *pdb_filter_expr_compile(const gchar *text, GError **error);
 void pdb_filter_expr_free(PdbFilterExpr *expr);
+/* What 3.38 warns about while it compiles the text ("column N: ..."): match()
+ * without value() or template(), a `$` before a value name, type(posix).
+ * NULL when there is nothing. */
+const GPtrArray *pdb_filter_expr_get_warnings(const PdbFilterExpr *expr);
 
 gboolean pdb_filter_expr_eval(const PdbFilterExpr *expr, const PdbFilterSubject *subject);
 

@@ -156,20 +156,28 @@ static gchar *
 in_list_name(PdbFilterParser *p)
 {
   gchar *name;
+  gsize at;
 
   if (pdb_filter_lex_is_keyword(&p->lx, "value"))
     {
       pdb_filter_advance(p);
       if (!pdb_filter_expect(p, PDB_FILTER_TOK_LPAREN, "'(' after value"))
         return NULL;
+      at = p->lx.tok.start;
       name = pdb_filter_parse_string(p);
       if (name && !pdb_filter_expect(p, PDB_FILTER_TOK_RPAREN, "')' after the value name"))
         g_clear_pointer(&name, g_free);
     }
   else
-    name = pdb_filter_parse_string(p);
+    {
+      at = p->lx.tok.start;
+      name = pdb_filter_parse_string(p);
+    }
   if (name && name[0] == '$')
-    memmove(name, name + 1, strlen(name));
+    {
+      pdb_filter_warn(p, at, "value names in filters need no '$' (only templates do); '%s' reads '%s'", name, name + 1);
+      memmove(name, name + 1, strlen(name));
+    }
   return name;
 }
 

@@ -206,7 +206,11 @@ parse_type(PdbFilterParser *p, Matcher *self)
   if (!type)
     return FALSE;
   if (strcmp(type, "pcre") == 0 || strcmp(type, "posix") == 0)
-    self->type = MATCHER_PCRE;
+    {
+      self->type = MATCHER_PCRE;
+      if (type[1] == 'o')
+        pdb_filter_warn(p, at, "posix regular expressions are read as pcre, as syslog-ng 3.14 and later do");
+    }
   else if (strcmp(type, "string") == 0)
     self->type = MATCHER_STRING;
   else if (strcmp(type, "glob") == 0)
@@ -258,6 +262,8 @@ parse_value(PdbFilterParser *p, Matcher *self)
   if (!name)
     return FALSE;
   bare = name[0] == '$' ? name + 1 : name;
+  if (bare != name)
+    pdb_filter_warn(p, at, "value names in filters need no '$' (only templates do); '%s' reads '%s'", name, bare);
   if (bare[0] == '(' || strchr(bare, '$'))
     {
       pdb_filter_fail(p, at, "value() takes a value name, not a template ('%s'; use template())", name);
@@ -345,6 +351,9 @@ pdb_filter_parse_match(PdbFilterParser *p)
   self->pattern = pdb_filter_parse_string(p);
   if (!self->pattern || !parse_options(p, self, is_match) || !compile_pattern(p, at, self))
     goto fail;
+  if (is_match && !self->value_name && !self->tmpl)
+    pdb_filter_warn(p, at, "match() without value() reads \"$MSGHDR$MESSAGE\", which syslog-ng deprecates; "
+                    "message() and program() are faster");
   return pdb_filter_node_new_func(&matcher_ops, self);
 fail:
   matcher_free(self);

@@ -62,6 +62,7 @@ typedef struct
 {
   PdbFilterLexer lx;
   GError **error;
+  GPtrArray *warnings;       /* of gchar*, NULL until the first */
 } PdbFilterParser;
 
 /* Reads the next token. */
@@ -69,6 +70,8 @@ void pdb_filter_advance(PdbFilterParser *p);
 
 /* Sets the error (the first one only) at byte @at; returns FALSE/NULL-ish. */
 gboolean pdb_filter_fail(PdbFilterParser *p, gsize at, const gchar *format, ...) G_GNUC_PRINTF(3, 4);
+/* Records a warning ("column N: ...") for the expression. */
+void pdb_filter_warn(PdbFilterParser *p, gsize at, const gchar *format, ...) G_GNUC_PRINTF(3, 4);
 /* Consumes a token of @kind or fails with "expected @what". */
 gboolean pdb_filter_expect(PdbFilterParser *p, PdbFilterTokenKind kind, const gchar *what);
 /* 3.38's `string`: a word or a quoted string; a new string, or NULL after failing. */

@@ -18,6 +18,7 @@
 struct _PdbFilterExpr
 {
   PdbFilterNode *root;
+  GPtrArray *warnings;   /* of gchar*, or NULL */
 };
 
 enum
@@ -67,6 +68,21 @@ pdb_filter_fail(PdbFilterParser *p, gsize at, const gchar *format, ...)
               p->lx.text, (guint) at + 1, msg);
   g_free(msg);
   return FALSE;
+}
+
+void
+pdb_filter_warn(PdbFilterParser *p, gsize at, const gchar *format, ...)
+{
+  va_list ap;
+  gchar *msg;
+
+  va_start(ap, format);
+  msg = g_strdup_vprintf(format, ap);
+  va_end(ap);
+  if (!p->warnings)
+    p->warnings = g_ptr_array_new_with_free_func(g_free);
+  g_ptr_array_add(p->warnings, g_strdup_printf("column %u: %s", (guint) at + 1, msg));
+  g_free(msg);
 }
 
 gboolean
@@ -243,10 +259,21 @@ pdb_filter_expr_compile(const gchar *text, GError **error)
     }
   pdb_filter_lex_clear(&p.lx);
   if (!root)
-    return NULL;
+    {
+      if (p.warnings)
+        g_ptr_array_free(p.warnings, TRUE);
+      return NULL;
+    }
   expr = g_new0(PdbFilterExpr, 1);
   expr->root = root;
+  expr->warnings = p.warnings;
   return expr;
+}
+
+const GPtrArray *
+pdb_filter_expr_get_warnings(const PdbFilterExpr *expr)
+{
+  return expr ? expr->warnings : NULL;
 }
 
 void
@@ -255,6 +282,8 @@ pdb_filter_expr_free(PdbFilterExpr *expr)
   if (!expr)
     return;
   pdb_filter_node_free(expr->root);
+  if (expr->warnings)
+    g_ptr_array_free(expr->warnings, TRUE);
   g_free(expr);
 }
 

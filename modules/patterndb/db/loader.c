@@ -723,6 +723,11 @@ start_action(PdbLoader *self, const Attributes *attrs)
                       self->rule->id, cond_error->message);
           g_error_free(cond_error);
         }
+      const GPtrArray *warnings = pdb_filter_expr_get_warnings(action->condition_expr);
+
+      for (guint w = 0; warnings && w < warnings->len; w++)
+        loader_warn(self, NULL, "action condition in rule '%s': %s", self->rule->id,
+                    (const gchar *) g_ptr_array_index(warnings, w));
     }
 
   value = attr_dup(attrs, "rate");

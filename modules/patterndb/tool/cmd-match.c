@@ -1003,6 +1003,7 @@ matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate 
           g_error_free(error);
           return FALSE;
         }
+
     }
   return TRUE;
 }
@@ -1117,6 +1118,10 @@ pdb_cmd_match(int argc, char **argv)
   started = TRUE;
   if (!matcher_start(&m, &opt, NULL, tmpl, template_text))
     goto out;
+  const GPtrArray *warnings = pdb_filter_expr_get_warnings(m.filter);
+
+  for (guint w = 0; warnings && w < warnings->len; w++)
+    fprintf(stderr, "patterndb: warning: -F: %s\n", (const gchar *) g_ptr_array_index(warnings, w));
   m.db = pdb_tool_load_database(opt.pdb ? opt.pdb : PDB_TOOL_DEFAULT_PDB, FALSE);
   if (!m.db)
     goto out;
