@@ -49,6 +49,15 @@ done
 check_eq "conditions that no message can change: program(), source(\"\"), netmask*(), the full severity range, always-true comparisons" \
   " 14 15 19 20 21 25 30 31 32 33 34 48 54 55" "$constant"
 
+# typed <value>s and @NUMBER@ captures are strings to 3.38's conditions
+"$PDBTOOL" match -p "$FDIR/typed.xml" -f "$FDIR/typed.messages" > "$T/ref.ty" 2>/dev/null
+"$PATTERNDB" match -p "$FDIR/typed.xml" -f "$FDIR/typed.messages" > "$T/ours.ty" 2>/dev/null
+if cmp -s "$T/ref.ty" "$T/ours.ty" && [ "$(grep -c '^MESSAGE=A' "$T/ref.ty")" -gt 5 ]; then
+  ok "typed values against casts: identical ($(grep -c '^MESSAGE=A' "$T/ref.ty") actions fired)"
+else
+  not_ok "typed values against casts: differ"; diff "$T/ref.ty" "$T/ours.ty" | head -6 | while IFS= read -r l; do diag "$l"; done
+fi
+
 # --- 2. the same expressions as -F filters ----------------------------------------
 n_same=0
 while IFS= read -r cond; do
