@@ -69,6 +69,31 @@ while IFS= read -r cond; do
 done < "$FDIR/conditions.txt"
 check_eq "-F: every expression of conditions.txt lets the same messages through" "$n_conditions" "$n_same"
 
+# extreme constants: casts and netmasks at and beyond the integer limits, as
+# -F (each lets every line through or none)
+constants=(
+  'netmask("127.0.0.1/-99999999999999999999")' 'netmask("127.0.0.1/99999999999999999999")'
+  'netmask("127.0.0.1/4294967328")' 'netmask("128.0.0.1/4294967295")' 'netmask("127.0.0.1/40")'
+  'netmask6("::1/99999999999999999999")' 'netmask6("::1/4294967424")' 'netmask6("::1/-1")'
+  'facility(9223372036854775807)' 'facility(4294967297)' 'facility(-4294967295)'
+  'datetime("1e300") > 1' 'datetime("-1.5") == -500' 'datetime("1.1234567891") == 1123' 'datetime("1.-5") == 950'
+  'datetime("1. 5") == 1050' 'datetime("1.") == 1000' 'datetime(".5") == 500' 'datetime("-.5") == 0'
+  'datetime("9223372036854775807") == -1000' 'datetime("1000000000000000000000") == -1000' 'datetime("1.5x") == 0'
+  'double("1e400") > 1' 'double("1e-400") == 0' 'int("-9223372036854775809") < 1' 'int("inf") > 1'
+  'int("9223372036854775807") > 9223372036854775806' 'int("9223372036854775808") > 9223372036854775807'
+  '"9223372036854775807" == "-1"' '"-9223372036854775808" == "0"' '"2147483647" < "2147483648"'
+  'boolean("Tx") == 1' 'boolean(" true") == 0' 'boolean("yes") == 0' '5k == 5000' '1GiB == 1073741824'
+  '-0x1F == -31' '010 == 8' '1.50 eq "1.50"' 'int(" 5") == 5' 'int("5 ") == 5'
+)
+n_const=0
+for f in "${constants[@]}"; do
+  "$PDBTOOL" match -p "$FDIR/typed.xml" -f "$FDIR/typed.messages" -F "$f" -T '${n}\n' 2>/dev/null > "$T/ref.k"
+  "$PATTERNDB" match -p "$FDIR/typed.xml" -f "$FDIR/typed.messages" -F "$f" -T '${n}\n' 2>/dev/null > "$T/ours.k"
+  if cmp -s "$T/ref.k" "$T/ours.k"; then n_const=$((n_const + 1))
+  else not_ok "-F '$f': pdbtool passes $(wc -l < "$T/ref.k") lines, we pass $(wc -l < "$T/ours.k")"; fi
+done
+check_eq "extreme constants give pdbtool's answers" "${#constants[@]}" "$n_const"
+
 # --- 3. $(if) with filter functions -------------------------------------------------
 tmpl='$(if (match("^b" value("user"))) B x)|$(if (level(err..emerg)) hi lo)|$(if (tags("vip") and "${n}" > "10") big small)|$(if ("${n}" == "4294967297") wrap no)\n'
 "$PDBTOOL" match -p "$T/conditions.xml" -f "$MSGS" -T "$tmpl" 2>/dev/null | grep -v '^u[0-9]\|^g[0-9]' > "$T/ref.t"

@@ -97,7 +97,11 @@ static const Row rows[] =
   { "1kib == 1024", TRUE }, { "010 == 8", TRUE }, { "int(\"0x10\") == 16", TRUE }, { "int(\"010\") == 10", TRUE },
   { "int(\" 5\") == 5", TRUE }, { "int(\"5 \") == 5", FALSE }, { "int(\"nan\") != 1", TRUE },
   { "int(\"\") == 0", FALSE }, { "boolean(\"TRUE\") == 1", TRUE }, { "boolean(\"yes\") == 1", FALSE },
-  { "datetime(\"1.5\") == 1500", TRUE }, { "null(\"x\") != 0", TRUE }, { "null(\"x\") < 1", TRUE },
+  { "datetime(\"1.5\") == 1500", TRUE }, { "datetime(\"-1.5\") == -500", TRUE },
+  { "datetime(\"1.1234567891\") == 1123", TRUE }, { "datetime(\"1.-5\") == 950", TRUE },
+  { "datetime(\"1e300\") > 1", FALSE }, { "datetime(\"9223372036854775807\") == -1000", TRUE },
+  { "double(\"1e400\") > 1", FALSE }, { "netmask6(\"::1/4294967424\")", TRUE },
+  { "netmask(\"128.0.0.1/4294967295\")", FALSE }, { "facility(4294967297)", FALSE }, { "null(\"x\") != 0", TRUE }, { "null(\"x\") < 1", TRUE },
   { "list(\"a,b\") == \"a,b\"", FALSE }, { "int(\"5\") === 5", FALSE }, { "5 === 5", TRUE },
   { "int(\"5\") !== \"5\"", TRUE }, { "\"5\" === \"5\"", TRUE }, { "int (\"5\") == 5", TRUE },
   /* the boolean grammar; what follows a complete expression is ignored */

@@ -16,9 +16,9 @@
  * Type-aware (3.38's JavaScript-like rules): two strings, two lists or two
  * JSON values compare as bytes; NULL equals only NULL (for == and !=);
  * otherwise both sides become numbers (strings and ints and doubles by
- * strict parsing, "0x" hex allowed, else NaN; booleans 1 for t/T/1 first,
- * else 0; datetimes in milliseconds, 0 when unreadable; NULL 0; lists and
- * JSON NaN) and any NaN makes everything false but `!=`.
+ * strict parsing, "0x" hex allowed, out of the double range NaN, else NaN;
+ * booleans 1 for t/T/1 first, else 0; datetimes in milliseconds, see
+ * datetime_msec(), 0 when unreadable; NULL 0; lists and JSON NaN) and any NaN makes everything false but `!=`.
  * An operand without a cast is a string here, even a single value that
  * 3.38 would type from the message (a typed <value>): a difference only
  * when the other side has a cast.
@@ -114,15 +114,44 @@ parse_number(const gchar *s, Number *n)
       n->is_int = TRUE;
       return;
     }
+  errno = 0;
   n->d = g_ascii_strtod(s, &end);
-  n->is_nan = end == s || *end != '\0' || isnan(n->d);
+  n->is_nan = end == s || *end != '\0' || isnan(n->d) || errno == ERANGE;
+}
+
+/* 3.38's datetime cast in milliseconds: seconds as strtoll() reads them
+ * (saturated, then times 1000 wrapping at 64 bits), an optional `.` and a
+ * fraction read by strtoll() from at most its next 9 bytes (so a sign or
+ * blank counts as a digit place; further digits are skipped), nothing else
+ * after it. FALSE when something else follows. */
+static gboolean
+datetime_msec(const gchar *s, gint64 *msec)
+{
+  gchar *end;
+  gint64 sec = strtoll(s, &end, 10), nsec = 0;
+
+  if (*end == '.')
+    {
+      gchar digits[10];
+      gchar *stop;
+
+      g_strlcpy(digits, end + 1, sizeof(digits));
+      nsec = strtoll(digits, &stop, 10);
+      for (glong places = stop - digits; places < 9; places++)
+        nsec *= 10;
+      end += 1 + (stop - digits);
+      while (g_ascii_isdigit(*end))
+        end++;
+    }
+  if (*end)
+    return FALSE;
+  *msec = (gint64) ((guint64) sec * 1000u + (guint64) (nsec / 1000 / 1000));
+  return TRUE;
 }
 
 static void
 to_number(const GString *value, PdbTypeHint type, Number *n)
 {
-  gchar *end;
-
   memset(n, 0, sizeof(*n));
   n->is_int = TRUE;
   switch (type)
@@ -137,9 +166,8 @@ to_number(const GString *value, PdbTypeHint type, Number *n)
       n->i = value->str[0] == 't' || value->str[0] == 'T' || value->str[0] == '1';
       break;
     case PDB_TYPE_HINT_DATETIME:
-      n->d = g_ascii_strtod(value->str, &end);
-      if (end != value->str && *end == '\0')
-        n->i = (gint64) (n->d * 1000);
+      if (!datetime_msec(value->str, &n->i))
+        n->i = 0;
       break;
     default:
       parse_number(value->str, n);

@@ -125,9 +125,10 @@ netmask4_new(const gchar *cidr)
       else
         {
           glong prefix = strtol(slash + 1, NULL, 10);
-          guint32 ones = (1u << (prefix & 31)) - 1;
+          guint32 bits = (guint32) prefix;   /* 3.38 keeps it in an int: the low 32 bits */
+          guint32 ones = (1u << (bits & 31)) - 1;
 
-          m.s_addr = prefix == 32 ? 0xffffffffu : htonl(ones << ((32 - prefix) & 31));
+          m.s_addr = bits == 32 ? 0xffffffffu : htonl(ones << ((32u - bits) & 31));
         }
     }
   self->mask = m.s_addr;
@@ -150,8 +151,10 @@ netmask6_new(const gchar *cidr)
     }
   else
     {
-      self->prefix = (gint) atol(slash + 1);
-      if (self->prefix > 0 && self->prefix < 129)
+      gint32 prefix = (gint32) (guint32) strtol(slash + 1, NULL, 10);   /* 3.38: an int */
+
+      self->prefix = prefix > 0 && prefix < 129 ? prefix : 0;
+      if (self->prefix)
         host = g_strndup(cidr, slash - cidr);
     }
   self->valid = host && host[0] && strlen(host) < INET6_ADDRSTRLEN && inet_pton(AF_INET6, host, bytes) == 1;
