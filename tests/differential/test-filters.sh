@@ -69,6 +69,20 @@ while IFS= read -r cond; do
 done < "$FDIR/conditions.txt"
 check_eq "-F: every expression of conditions.txt lets the same messages through" "$n_conditions" "$n_same"
 
+# pdbtool compiles -F before it loads the database: the names and tags the
+# filter mentions come first in the NAME=value and TAGS output (also with
+# the --threads workers)
+for f in 'match("." value("src_ip")) or tags("zzz") or tags(".classifier.system")' \
+         'tags("secevt") or match("x" template("${user}"))' \
+         'in-list("'"$FDIR"'/users.list" "src_port") or "${port}${src_ip}" ne ""'; do
+  "$PDBTOOL" match -p "$DIFFDIR/db/elements.xml" -f "$DIFFDIR/db/elements.messages" -F "$f" 2>/dev/null > "$T/ref.o"
+  for threads in 1 2; do
+    "$PATTERNDB" match -p "$DIFFDIR/db/elements.xml" -f "$DIFFDIR/db/elements.messages" -F "$f" --threads $threads 2>/dev/null > "$T/ours.o"
+    if cmp -s "$T/ref.o" "$T/ours.o" && [ -s "$T/ref.o" ]; then ok "-F '$f' --threads $threads: NAME=value output identical"
+    else not_ok "-F '$f' --threads $threads: NAME=value output differs"; diff "$T/ref.o" "$T/ours.o" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
+  done
+done
+
 # extreme constants: casts and netmasks at and beyond the integer limits, as
 # -F (each lets every line through or none)
 constants=(

@@ -690,6 +690,7 @@ ensure_registered(Matcher *m)
 {
   if (m->registered)
     return;
+  pdb_tool_message_register_filter(m->msg, m->filter);
   pdb_tool_message_register_database(m->msg, m->db);
   m->registered = TRUE;
   /* the store answers date macros only when a <value> asks for one */

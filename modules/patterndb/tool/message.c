@@ -411,6 +411,19 @@ register_condition_tag(PdbFilterRefKind kind, const gchar *text, gpointer user_d
     lookup_tag(user_data, text, TRUE);
 }
 
+static void
+register_filter_ref(PdbFilterRefKind kind, const gchar *text, gpointer user_data)
+{
+  register_condition_name(kind, text, user_data);
+  register_condition_tag(kind, text, user_data);
+}
+
+void
+pdb_tool_message_register_filter(PdbToolMessage *msg, const PdbFilterExpr *filter)
+{
+  pdb_filter_expr_foreach_ref(filter, register_filter_ref, msg);
+}
+
 void
 pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
 {

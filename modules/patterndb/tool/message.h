@@ -34,6 +34,9 @@ void pdb_tool_message_reset(PdbToolMessage *msg);
 
 /* Numbers the names and tags @db mentions, in the order 3.38's loader meets them. */
 void pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db);
+/* Numbers the names and tags a -F filter mentions (pdbtool compiles it
+ * before it loads the database, so they come first). */
+void pdb_tool_message_register_filter(PdbToolMessage *msg, const struct _PdbFilterExpr *filter);
 void pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssize length);
 void pdb_tool_message_register_tag(PdbToolMessage *msg, const gchar *tag);
 
