@@ -118,6 +118,21 @@ else
   not_ok "\$(if) with filter functions in -T: differs"; diff "$T/ref.t" "$T/ours.t" | head -6 | while IFS= read -r l; do diag "$l"; done
 fi
 
+# in rule values $(if) sees the message's tags and PRI; in action messages 3.38 sees neither
+compare_if() {   # compare_if LABEL [match options...]
+  local label=$1; shift
+  "$PDBTOOL" match -p "$FDIR/if.xml" -f "$FDIR/if.messages" "$@" 2>/dev/null > "$T/ref.if"
+  "$PATTERNDB" match -p "$FDIR/if.xml" -f "$FDIR/if.messages" "$@" 2>/dev/null > "$T/ours.if"
+  if cmp -s "$T/ref.if" "$T/ours.if" && grep -q 'err' "$T/ref.if" && grep -q 'yes' "$T/ref.if"; then
+    ok "\$(if) in values and action messages, $label: identical"
+  else
+    not_ok "\$(if) in values and action messages, $label: differs"
+    diff "$T/ref.if" "$T/ours.if" | head -6 | while IFS= read -r l; do diag "$l"; done
+  fi
+}
+compare_if "NAME=value"
+compare_if "-T" -T '${MESSAGE}|${t}|${l}|${f}\n'
+
 # --- 4. conditions 3.38 refuses ----------------------------------------------------
 one_condition_db() {
   printf "<patterndb version='4' pub_date='2026-12-04'><ruleset name='app' id='rs'><pattern>app</pattern><rules>\n<rule provider='t' id='r' class='c'><patterns><pattern>x</pattern></patterns><actions>\n<action trigger='match' condition='%s'><message><values><value name='MESSAGE'>m</value></values></message></action></actions></rule></rules></ruleset></patterndb>\n" "$1" > "$T/one.xml"

@@ -562,6 +562,7 @@ print_synthetic(Matcher *m)
 
       /* as 3.38: the PRI of the message it inherits from, else user.notice */
       m->pri = pri ? atoi(pri) : 13;
+      pdb_tool_message_set_pri(m->msg, m->pri);
       pdb_tool_message_reset(m->msg);
       pdb_nv_message_foreach(gen, copy_value, m->msg);
       for (guint t = 0; t < tags->len; t++)
@@ -717,6 +718,7 @@ process_line(Matcher *m, const gchar *line, gsize length)
   release_timeouts(m, stamp);
   pdb_tool_message_reset(m->msg);
   m->pri = l.pri;
+  pdb_tool_message_set_pri(m->msg, m->pri);
   m->sdata = l.sdata;
   if (l.parse_error)
     {

@@ -82,6 +82,8 @@ struct _PdbToolMessage
   PointerCache tag_cache;
   PdbToolMacroFunc macro_func;   /* asked first by ops_get (date macros) */
   gpointer macro_data;
+  gint pri;              /* the line's PRI, answered as "PRI" by ops_get */
+  GString *macro_text;   /* ops_get's answer to "PRI" and "TAGS" */
 };
 
 static void
@@ -215,6 +217,8 @@ pdb_tool_message_new(void)
   msg->tag_names = g_ptr_array_new_with_free_func(g_free);
   msg->tag_stamps = g_array_new(FALSE, FALSE, sizeof(guint32));
   msg->stamp = 1;
+  msg->pri = 13;
+  msg->macro_text = g_string_new(NULL);
   pointer_cache_init(&msg->name_cache, 256);
   pointer_cache_init(&msg->tag_cache, 64);
   for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
@@ -232,6 +236,7 @@ pdb_tool_message_free(PdbToolMessage *msg)
     return;
   for (guint i = 0; i < msg->slots->len; i++)
     g_free(g_array_index(msg->slots, Slot, i).str);
+  g_string_free(msg->macro_text, TRUE);
   g_hash_table_destroy(msg->handles);
   g_ptr_array_free(msg->names, TRUE);
   g_array_free(msg->slots, TRUE);
@@ -679,7 +684,27 @@ ops_get(gpointer msg, const gchar *name, gssize *length)
       if (value)
         return value;
     }
-  return pdb_tool_message_get(msg, name, length);
+  const gchar *value = pdb_tool_message_get(msg, name, length);
+
+  /* the macros filter expressions in $(if) read from the message */
+  if (G_UNLIKELY(!value) && (strcmp(name, "PRI") == 0 || strcmp(name, "TAGS") == 0))
+    {
+      g_string_truncate(self->macro_text, 0);
+      if (name[0] == 'P')
+        g_string_append_printf(self->macro_text, "%d", self->pri);
+      else
+        pdb_tool_message_format_tags(self, self->macro_text);
+      if (length)
+        *length = self->macro_text->len;
+      return self->macro_text->str;
+    }
+  return value;
+}
+
+void
+pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri)
+{
+  msg->pri = pri;
 }
 
 static void

@@ -103,6 +103,9 @@ void pdb_tool_message_foreach(PdbToolMessage *msg, PdbToolValueFunc value_func, 
  * (NULL: not a macro, the stored value is looked up). NULL @func removes it.
  */
 typedef const gchar *(*PdbToolMacroFunc)(const gchar *name, gssize *length, gpointer user_data);
+/* The PRI of the current message (13 until set): the message ops answer
+ * "PRI" with it, and "TAGS" with the tags, when no value has those names. */
+void pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri);
 void pdb_tool_message_set_macro_func(PdbToolMessage *msg, PdbToolMacroFunc func, gpointer user_data);
 
 /* The adapter handed to pdb_result_apply(). */
