@@ -257,6 +257,51 @@ Test(filter_expr, warns_where_3_38_warns)
   pdb_filter_expr_free(quiet);
 }
 
+/* Random token soup: every text compiles or fails with an error, and what
+ * compiles evaluates (ASan/UBSan builds check memory and arithmetic). */
+Test(filter_expr, random_texts_compile_or_fail_cleanly)
+{
+  static const gchar *const pieces[] =
+  {
+    "match(", "program(", "host(", "message(", "source(", "tags(", "level(", "facility(", "netmask(",
+    "netmask6(", "in-list(", "filter(", "value(", "template(", "type(", "flags(", "int(", "datetime(",
+    "boolean(", "null(", "(", ")", ";", ",", " and ", " or ", " not ", "..", "==", "!=", "<", ">=", "===",
+    " eq ", " lt ", "\"${n}\"", "\"${n}@1\"", "'x'", "\"\\x4\"", "\"", "'", "#", "\n", "info", "err",
+    "user", "local7", "pcre", "glob", "string", "ignore-case", "prefix", "substring", "\"^b.*\"", "\"[\"",
+    "\"::1/128\"", "\"127.0.0.1/-1\"", "4294967297", "-0x1F", "5k", "1.5", "99999999999999999999",
+    "$user", "\"$(length ${n})\"", "\"/dev/null\"", " ", "\t", "@", "{",
+  };
+  PdbFilterSubject subject = { lookup, has_tag, NULL };
+  GRand *rand = g_rand_new_with_seed(20261204);
+  guint compiled = 0;
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      GString *text = g_string_new(NULL);
+      guint n = g_rand_int_range(rand, 1, 12);
+      GError *error = NULL;
+      PdbFilterExpr *f;
+
+      /* half of them start with an expression of the table above */
+      if (g_rand_boolean(rand))
+        g_string_append(text, rows[g_rand_int_range(rand, 0, G_N_ELEMENTS(rows))].expression);
+      for (guint k = 0; k < n; k++)
+        g_string_append(text, pieces[g_rand_int_range(rand, 0, G_N_ELEMENTS(pieces))]);
+      f = pdb_filter_expr_compile(text->str, &error);
+      cr_assert((f != NULL) != (error != NULL), "'%s': a filter or an error", text->str);
+      if (f)
+        {
+          compiled++;
+          pdb_filter_expr_eval(f, &subject);
+        }
+      pdb_filter_expr_free(f);
+      g_clear_error(&error);
+      g_string_free(text, TRUE);
+    }
+  g_rand_free(rand);
+  cr_expect(compiled > 2000, "only %u random texts compiled", compiled);
+}
+
 Test(filter_expr, msghdr_from_values)
 {
   GString *out = g_string_new(NULL);
