@@ -19,9 +19,9 @@
  * strict parsing, "0x" hex allowed, out of the double range NaN, else NaN;
  * booleans 1 for t/T/1 first, else 0; datetimes in milliseconds, see
  * datetime_msec(), 0 when unreadable; NULL 0; lists and JSON NaN) and any NaN makes everything false but `!=`.
- * An operand without a cast is a string here, even a single value that
- * 3.38 would type from the message (a typed <value>): a difference only
- * when the other side has a cast.
+ * An operand without a cast is a string: so are the values of a pattern
+ * database to 3.38's conditions, typed <value>s and @NUMBER@ captures
+ * included (tests/differential/filters/typed.xml).
  *
  * Invariant: a node owns its two templates and is never changed.
  */

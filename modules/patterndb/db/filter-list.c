@@ -18,6 +18,8 @@ tags_string_has(const gchar *list, gssize length, const gchar *tag)
   gsize n = strlen(tag);
   const gchar *end = list + length;
 
+  if (length == 0)
+    return FALSE;
   for (const gchar *p = list; p <= end;)
     {
       const gchar *comma = memchr(p, ',', end - p);
