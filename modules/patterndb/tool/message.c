@@ -222,7 +222,18 @@ pdb_tool_message_new(void)
   pointer_cache_init(&msg->name_cache, 256);
   pointer_cache_init(&msg->tag_cache, 64);
   for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
-    lookup_handle(msg, builtin_names[i], -1, TRUE);
+    {
+      lookup_handle(msg, builtin_names[i], -1, TRUE);
+      /* 3.38 numbers the regex match values $0..$255 right after LEGACY_MSGHDR */
+      if (i + 1 == PDB_TOOL_HANDLE_LEGACY_MSGHDR)
+        for (guint m = 0; m < PDB_TOOL_MATCH_VALUES; m++)
+          {
+            gchar name[4];
+
+            g_snprintf(name, sizeof(name), "%u", m);
+            lookup_handle(msg, name, -1, TRUE);
+          }
+    }
   /* registered by 3.38's classifier before any database is read */
   lookup_tag(msg, ".classifier.unknown", TRUE);
   lookup_tag(msg, ".classifier.system", TRUE);

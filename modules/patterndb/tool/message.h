@@ -63,6 +63,7 @@ const gchar *pdb_tool_message_name(const PdbToolMessage *msg, guint handle);
 const gchar *pdb_tool_message_tag_name(const PdbToolMessage *msg, guint id);
 
 /* The handles of the built-in names, fixed for every store. */
+#define PDB_TOOL_MATCH_VALUES 256
 enum
 {
   PDB_TOOL_HANDLE_HOST = 1,
@@ -73,7 +74,8 @@ enum
   PDB_TOOL_HANDLE_MSGID,
   PDB_TOOL_HANDLE_SOURCE,
   PDB_TOOL_HANDLE_LEGACY_MSGHDR,
-  PDB_TOOL_HANDLE_CONTEXT_ID,
+  PDB_TOOL_HANDLE_MATCH_0,              /* "0" .. "255": regex match values */
+  PDB_TOOL_HANDLE_CONTEXT_ID = PDB_TOOL_HANDLE_MATCH_0 + 256,
   PDB_TOOL_HANDLE_CLASS,
   PDB_TOOL_HANDLE_RULE_ID,
 };
