@@ -133,6 +133,32 @@ compare_if() {   # compare_if LABEL [match options...]
 compare_if "NAME=value"
 compare_if "-T" -T '${MESSAGE}|${t}|${l}|${f}\n'
 
+# flags(store-matches): $0..$N and named groups written into the message by
+# conditions (with and without a context) and by -F (on lines that generate
+# no message: pdbtool aborts when -F stores into a generated one)
+"$PDBTOOL" match -p "$FDIR/store.xml" -f "$FDIR/store.messages" > "$T/ref.sm" 2>/dev/null
+"$PATTERNDB" match -p "$FDIR/store.xml" -f "$FDIR/store.messages" > "$T/ours.sm" 2>/dev/null
+if cmp -s "$T/ref.sm" "$T/ours.sm" && grep -q '^zz=' "$T/ref.sm" && grep -q '^1=b' "$T/ref.sm"; then
+  ok "store-matches in conditions: identical ($(grep -c '^[0-9]*=' "$T/ref.sm") match values)"
+else
+  not_ok "store-matches in conditions: differs"; diff "$T/ref.sm" "$T/ours.sm" | head -6 | while IFS= read -r l; do diag "$l"; done
+fi
+grep ': s ' "$FDIR/store.messages" > "$T/store-s.messages"
+n_store=0
+store_filters=(
+  'match("(?<zz>b)(x)?(?<aa>o)(?<mm>q)?" value("n") flags(store-matches))'
+  'match("(b)(o)" value("n") flags(store-matches)) and match("(b)" value("n") flags(store-matches))'
+  'program("(a)(p)" flags(store-matches)) or match("(.)" value("n") flags(store-matches))'
+  'match("b" value("n") type(string) flags(store-matches prefix))'
+)
+for f in "${store_filters[@]}"; do
+  "$PDBTOOL" match -p "$FDIR/store.xml" -f "$T/store-s.messages" -F "$f" > "$T/ref.sf" 2>/dev/null
+  "$PATTERNDB" match -p "$FDIR/store.xml" -f "$T/store-s.messages" -F "$f" > "$T/ours.sf" 2>/dev/null
+  if cmp -s "$T/ref.sf" "$T/ours.sf"; then n_store=$((n_store + 1))
+  else not_ok "-F '$f': differs"; diff "$T/ref.sf" "$T/ours.sf" | head -4 | while IFS= read -r l; do diag "$l"; done; fi
+done
+check_eq "store-matches in -F: the same values" "${#store_filters[@]}" "$n_store"
+
 # --- 4. conditions 3.38 refuses ----------------------------------------------------
 one_condition_db() {
   printf "<patterndb version='4' pub_date='2026-12-04'><ruleset name='app' id='rs'><pattern>app</pattern><rules>\n<rule provider='t' id='r' class='c'><patterns><pattern>x</pattern></patterns><actions>\n<action trigger='match' condition='%s'><message><values><value name='MESSAGE'>m</value></values></message></action></actions></rule></rules></ruleset></patterndb>\n" "$1" > "$T/one.xml"

@@ -215,6 +215,40 @@ newest_has_tag(const gchar *tag, gpointer user_data)
   return l->self->host->ops->has_tag && l->self->host->ops->has_tag(newest, tag);
 }
 
+/* flags(store-matches) in a condition writes $0..$N and the named groups
+ * into the newest message, as 3.38 does: the earlier $0..$255 go first
+ * (when the host can unset values). */
+static void
+newest_store_matches(const PdbFilterGroups *groups, gpointer user_data)
+{
+  Lookup *l = user_data;
+  gpointer newest = l->newest ? l->newest : l->messages[l->count - 1];
+  const PdbMessageOps *ops = l->self->host->ops;
+  gchar name[4];
+
+  for (guint i = 0; ops->unset && i < 256; i++)
+    {
+      gssize length = 0;
+
+      g_snprintf(name, sizeof(name), "%u", i);
+      if (i >= groups->count || !groups->values[i])
+        if (ops->get(newest, name, &length))
+          ops->unset(newest, name);
+    }
+  for (guint i = 0; i < groups->count; i++)
+    if (groups->values[i])
+      {
+        g_snprintf(name, sizeof(name), "%u", i);
+        ops->set(newest, name, groups->values[i], groups->lengths[i], PDB_VALUE_STRING);
+      }
+  for (guint n = 0; n < groups->name_count; n++)
+    {
+      guint g = groups->name_groups[n];
+
+      ops->set(newest, groups->names[n], groups->values[g], groups->lengths[g], PDB_VALUE_STRING);
+    }
+}
+
 /* The action's condition (compiled by the loader) over @messages, the newest
  * last: filter functions test the newest, templates may look back. */
 static gboolean
@@ -224,7 +258,7 @@ condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *message
     return TRUE;
 
   Lookup l = { self, messages, count, NULL, "" };
-  PdbFilterSubject subject = { lookup_messages, newest_has_tag, &l };
+  PdbFilterSubject subject = { lookup_messages, newest_has_tag, &l, newest_store_matches };
 
   return pdb_filter_expr_eval(action->condition_expr, &subject);
 }

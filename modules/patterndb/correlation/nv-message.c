@@ -104,6 +104,18 @@ pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gss
   p->type = type;
 }
 
+void
+pdb_nv_message_unset(PdbNvMessage *msg, const gchar *name)
+{
+  NvPair *p = find(msg, name);
+
+  if (!p)
+    return;
+  g_free(p->name);
+  g_string_free(p->value, TRUE);
+  g_array_remove_index(msg->values, p - &g_array_index(msg->values, NvPair, 0));
+}
+
 const gchar *
 pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length)
 {
@@ -200,7 +212,13 @@ ops_has_tag(gpointer msg, const gchar *tag)
   return pdb_nv_message_has_tag(msg, tag);
 }
 
-const PdbMessageOps pdb_nv_message_ops = { ops_get, ops_set, ops_set_tag, ops_clear_tag, ops_has_tag };
+static void
+ops_unset(gpointer msg, const gchar *name)
+{
+  pdb_nv_message_unset(msg, name);
+}
+
+const PdbMessageOps pdb_nv_message_ops = { ops_get, ops_set, ops_set_tag, ops_clear_tag, ops_has_tag, ops_unset };
 
 void
 pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri)

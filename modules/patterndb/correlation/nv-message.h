@@ -23,6 +23,8 @@ void pdb_nv_message_unref(PdbNvMessage *msg);
 void pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
                         PdbValueType type);
 const gchar *pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length);
+/* Removes @name (the others keep their order). */
+void pdb_nv_message_unset(PdbNvMessage *msg, const gchar *name);
 void pdb_nv_message_set_tag(PdbNvMessage *msg, const gchar *tag);
 void pdb_nv_message_clear_tag(PdbNvMessage *msg, const gchar *tag);
 gboolean pdb_nv_message_has_tag(PdbNvMessage *msg, const gchar *tag);

@@ -26,7 +26,9 @@
  *                   "$MSGHDR$MESSAGE"; the last of value()/template() counts
  *   program(RE ..), host(RE ..), message(RE ..), source(RE ..)
  *                   on PROGRAM, HOST, MESSAGE, SOURCE (source() defaults
- *                   to type(string): the whole name); type(pcre|posix|
+ *                   to type(string): the whole name); flags(store-matches)
+ *                   hands the groups of a matching regex to the subject;
+ *                   type(pcre|posix|
  *                   string|glob), flags(ignore-case icase utf8 unicode
  *                   substring prefix store-matches global newline
  *                   disable-jit dupnames); string: the whole value, a prefix
@@ -56,12 +58,27 @@
 
 G_BEGIN_DECLS
 
+/* The groups of a regex match that flags(store-matches) hands over. */
+typedef struct
+{
+  guint count;                     /* $0..$(count-1), at most 256 */
+  const gchar *const *values;      /* NULL for a group that took no part */
+  const gsize *lengths;
+  guint name_count;                /* named groups, in the order 3.38 stores them */
+  const gchar *const *names;
+  const guint *name_groups;        /* the group number of each name (< count) */
+} PdbFilterGroups;
+
 typedef struct
 {
   PdbTemplateLookupFunc lookup;
   /* TRUE when the message at index 0 has @tag; NULL: read "TAGS" (a comma-separated list) */
   gboolean (*has_tag)(const gchar *tag, gpointer user_data);
   gpointer user_data;
+  /* optional: flags(store-matches) of a regex that matched hands over its
+   * groups, which 3.38 writes into the message: $0..$N replacing the
+   * earlier ones, then each named group (that took part) under its name */
+  void (*store_matches)(const PdbFilterGroups *groups, gpointer user_data);
 } PdbFilterSubject;
 
 typedef struct _PdbFilterExpr PdbFilterExpr;

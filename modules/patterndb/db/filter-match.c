@@ -11,8 +11,10 @@
  *       part; ignore-case compares ASCII letters without case
  *   glob
  *       the whole value, `*` and `?`; flags are ignored
- * Other flags 3.38 accepts (store-matches, global, newline, disable-jit,
- * dupnames) change nothing a condition can see.
+ * flags(store-matches): a pcre match hands $0..$N (at most 256 groups) to
+ * the subject's store_matches (3.38 writes them into the message; string
+ * and glob matchers store nothing). Other flags 3.38 accepts (global,
+ * newline, disable-jit, dupnames) change nothing a condition can see.
  *
  * Invariant: a node owns its compiled regex or glob; evaluation allocates
  * its own match data, so threads may share the node.
@@ -36,7 +38,10 @@ enum
   FLAG_UTF8 = 1 << 1,
   FLAG_PREFIX = 1 << 2,
   FLAG_SUBSTRING = 1 << 3,
+  FLAG_STORE = 1 << 4,
 };
+
+#define MAX_STORED_MATCHES 256
 
 typedef struct
 {
@@ -84,8 +89,46 @@ string_matches(const Matcher *self, const gchar *value, gsize length)
   return length == n && (icase ? g_ascii_strncasecmp(value, self->pattern, n) : memcmp(value, self->pattern, n)) == 0;
 }
 
+/* flags(store-matches): $0..$N of a successful match to the subject */
+static void
+store_groups(const Matcher *self, const PdbFilterSubject *subject, pcre2_match_data *md, gint rc,
+             const gchar *value)
+{
+  const gchar *values[MAX_STORED_MATCHES];
+  gsize lengths[MAX_STORED_MATCHES];
+  const gchar *names[MAX_STORED_MATCHES];
+  guint name_groups[MAX_STORED_MATCHES];
+  PCRE2_SIZE *ovector = pcre2_get_ovector_pointer(md);
+  PdbFilterGroups groups = { MIN((guint) rc, MAX_STORED_MATCHES), values, lengths, 0, names, name_groups };
+  guint32 name_count = 0, entry_size = 0;
+  PCRE2_SPTR table = NULL;
+
+  for (guint i = 0; i < groups.count; i++)
+    {
+      values[i] = ovector[2 * i] == PCRE2_UNSET ? NULL : value + ovector[2 * i];
+      lengths[i] = values[i] ? ovector[2 * i + 1] - ovector[2 * i] : 0;
+    }
+  /* the name table is sorted by name (3.38 stores names in that order); an
+   * entry is a 2-byte group number, then the NUL-terminated name */
+  pcre2_pattern_info(self->code, PCRE2_INFO_NAMECOUNT, &name_count);
+  pcre2_pattern_info(self->code, PCRE2_INFO_NAMEENTRYSIZE, &entry_size);
+  pcre2_pattern_info(self->code, PCRE2_INFO_NAMETABLE, &table);
+  for (guint32 n = 0; table && n < name_count; n++)
+    {
+      PCRE2_SPTR entry = table + n * entry_size;
+      guint group = (entry[0] << 8) | entry[1];
+
+      if (group < groups.count && values[group] && groups.name_count < MAX_STORED_MATCHES)
+        {
+          names[groups.name_count] = (const gchar *) entry + 2;
+          name_groups[groups.name_count++] = group;
+        }
+    }
+  subject->store_matches(&groups, subject->user_data);
+}
+
 static gboolean
-matches(const Matcher *self, const gchar *value, gsize length)
+matches(const Matcher *self, const gchar *value, gsize length, const PdbFilterSubject *subject)
 {
   switch (self->type)
     {
@@ -94,6 +137,8 @@ matches(const Matcher *self, const gchar *value, gsize length)
         pcre2_match_data *md = pcre2_match_data_create_from_pattern(self->code, NULL);
         gint rc = pcre2_match(self->code, (PCRE2_SPTR) value, length, 0, 0, md, NULL);
 
+        if (rc > 0 && (self->flags & FLAG_STORE) && subject->store_matches)
+          store_groups(self, subject, md, rc, value);
         pcre2_match_data_free(md);
         return rc >= 0;
       }
@@ -123,7 +168,7 @@ matcher_eval(gconstpointer data, const PdbFilterSubject *subject)
     {
       const gchar *v = pdb_filter_subject_get(subject, self->value_name, &length);
 
-      return matches(self, v, length);
+      return matches(self, v, length, subject);
     }
   text = g_string_new(NULL);
   if (self->tmpl)
@@ -141,7 +186,7 @@ matcher_eval(gconstpointer data, const PdbFilterSubject *subject)
       msg = pdb_filter_subject_get(subject, "MESSAGE", &length);
       g_string_append_len(text, msg, length);
     }
-  r = matches(self, text->str, text->len);
+  r = matches(self, text->str, text->len, subject);
   g_string_free(text, TRUE);
   return r;
 }
@@ -227,7 +272,7 @@ parse_flags(PdbFilterParser *p, Matcher *self)
   static const struct { const gchar *name; guint flag; } known[] =
   {
     { "ignore-case", FLAG_ICASE }, { "icase", FLAG_ICASE }, { "utf8", FLAG_UTF8 }, { "unicode", FLAG_UTF8 },
-    { "prefix", FLAG_PREFIX }, { "substring", FLAG_SUBSTRING }, { "store-matches", 0 }, { "global", 0 },
+    { "prefix", FLAG_PREFIX }, { "substring", FLAG_SUBSTRING }, { "store-matches", FLAG_STORE }, { "global", 0 },
     { "newline", 0 }, { "disable-jit", 0 }, { "dupnames", 0 },
   };
 

@@ -279,6 +279,32 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
   return pdb_tool_message_get(m->msg, name, length);
 }
 
+/* -F's flags(store-matches): $0..$N replace the message's earlier ones */
+static void
+store_matches(const PdbFilterGroups *groups, gpointer user_data)
+{
+  Matcher *m = user_data;
+  /* the groups may point into the store's own slots: copy them first */
+  gchar **copies = g_new0(gchar *, groups->count);
+
+  for (guint i = 0; i < groups->count; i++)
+    copies[i] = groups->values[i] ? g_strndup(groups->values[i], groups->lengths[i]) : NULL;
+  pdb_tool_message_clear_matches(m->msg);
+  for (guint i = 0; i < groups->count; i++)
+    if (copies[i])
+      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_MATCH_0 + i, copies[i], groups->lengths[i],
+                                  PDB_VALUE_STRING);
+  for (guint n = 0; n < groups->name_count; n++)
+    {
+      guint g = groups->name_groups[n];
+
+      pdb_tool_message_set(m->msg, groups->names[n], -1, copies[g], groups->lengths[g], PDB_VALUE_STRING);
+    }
+  for (guint i = 0; i < groups->count; i++)
+    g_free(copies[i]);
+  g_free(copies);
+}
+
 /* -F's tags() */
 static gboolean
 store_has_tag(const gchar *tag, gpointer user_data)
@@ -510,6 +536,26 @@ snapshot_tag(const gchar *tag, gpointer user_data)
   pdb_nv_message_set_tag(user_data, tag);
 }
 
+static gboolean
+rule_has_conditions(const PdbRule *rule)
+{
+  for (guint i = 0; rule->actions && i < rule->actions->len; i++)
+    if (((const PdbAction *) g_ptr_array_index(rule->actions, i))->condition_expr)
+      return TRUE;
+  return FALSE;
+}
+
+/* A condition's flags(store-matches) wrote into the snapshot: the line shows it too. */
+static void
+copy_back_changed(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
+{
+  gssize have_length = 0;
+  const gchar *have = pdb_tool_message_get(user_data, name, &have_length);
+
+  if (!have || (gsize) have_length != length || memcmp(have, value, length) != 0)
+    pdb_tool_message_set(user_data, name, -1, value, length, type);
+}
+
 static void
 correlate(Matcher *m, gint64 stamp)
 {
@@ -535,6 +581,12 @@ correlate(Matcher *m, gint64 stamp)
           if (value)
             pdb_tool_message_set(m->msg, v->name, -1, value, length, v->value_type);
         }
+    }
+  if (rule_has_conditions(rule))
+    {
+      /* $0..$255 as the snapshot has them now, then what else changed */
+      pdb_tool_message_clear_matches(m->msg);
+      pdb_nv_message_foreach(snapshot, copy_back_changed, m->msg);
     }
   pdb_nv_message_unref(snapshot);
 }
@@ -619,7 +671,7 @@ print_message(Matcher *m, const gchar *program, gsize program_length,
 {
   const gchar *rule_id;
 
-  PdbFilterSubject subject = { template_lookup, store_has_tag, m };
+  PdbFilterSubject subject = { template_lookup, store_has_tag, m, store_matches };
 
   if (!m->filter || pdb_filter_expr_eval(m->filter, &subject))
     {

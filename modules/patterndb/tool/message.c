@@ -560,6 +560,23 @@ slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbVal
 }
 
 void
+pdb_tool_message_clear_matches(PdbToolMessage *msg)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < msg->set_handles.len; i++)
+    {
+      guint h = msg->set_handles.data[i];
+
+      if (h >= PDB_TOOL_HANDLE_MATCH_0 && h < PDB_TOOL_HANDLE_MATCH_0 + PDB_TOOL_MATCH_VALUES)
+        g_array_index(msg->slots, Slot, h - 1).stamp = 0;
+      else
+        msg->set_handles.data[kept++] = h;
+    }
+  msg->set_handles.len = kept;
+}
+
+void
 pdb_tool_message_set_handle(PdbToolMessage *msg, guint h, const gchar *value, gssize length,
                             PdbValueType type)
 {

@@ -82,6 +82,8 @@ enum
 
 void pdb_tool_message_set_handle(PdbToolMessage *msg, guint handle, const gchar *value,
                                  gssize length, PdbValueType type);
+/* Unsets "0".."255" (before a regex stores its groups, as 3.38 does). */
+void pdb_tool_message_clear_matches(PdbToolMessage *msg);
 void pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
                           const gchar *value, gssize length, PdbValueType type);
 /* NULL when unset; *length is set. */
