@@ -15,7 +15,8 @@ core="$src/engine/radix-arena.c $src/engine/radix-build.c $src/engine/radix-free
       $src/engine/parser-string.c $src/engine/parser-number.c $src/engine/parser-net.c
       $src/engine/parser-pcre.c
       $src/db/rule.c $src/db/database.c $src/db/loader.c $src/db/xml-scan.c $src/db/template.c $src/db/template-func.c
-      $src/db/expr-lex.c $src/db/expr-cond.c
+      $src/db/filter-lex.c $src/db/filter-parse.c $src/db/filter-eval.c $src/db/filter-cmp.c
+      $src/db/filter-match.c $src/db/filter-pri.c $src/db/filter-net.c $src/db/filter-list.c
       $src/db/classify.c $src/db/schema.c"
 # shellcheck disable=SC2046
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined

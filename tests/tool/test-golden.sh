@@ -90,7 +90,8 @@ golden match-filter-tags -- match -p $DIFFDB/elements.xml -f messages.txt -F 'ta
 must_not "tags() lets no classified message through" 'Accepted password for bob from 10.0.0.1 port 22'
 golden match-filter-value -- match -p $DIFFDB/elements.xml -f messages.txt -F 'match("^bob" value("user")) or program("cron")' -T '${.classifier.rule_id}\n'
 golden match-filter-not -- match -p $DIFFDB/elements.xml -f messages.txt -F 'not tags("secevt") and not host("host4")' -T '${HOST} ${.classifier.rule_id}\n'
-golden match-filter-bad -- match -p $DIFFDB/elements.xml -f messages.txt -F 'facility(auth)'
+golden match-filter-facility -- match -p $DIFFDB/elements.xml -f messages.txt -F 'facility(auth) or level(err..emerg)' -T '${PRI} ${.classifier.rule_id}\n'
+golden match-filter-bad -- match -p $DIFFDB/elements.xml -f messages.txt -F 'facility(nosuch)'
 golden match-json -- match -p v6.xml -P app -M 'request took 0.25 s, size 512, from 10.1.2.3' --json
 must "--json writes typed numbers" '"bytes":512,"secs":0.25'
 golden match-explain -- match -p v6.xml -P app -M 'request took 0.25 s, size x, from 10.1.2.3' --explain

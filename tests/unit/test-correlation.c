@@ -6,7 +6,7 @@
  */
 #include "test-db-common.h"
 #include "correlation/correlation.h"
-#include "correlation/condition.h"
+#include "db/filter-expr.h"
 #include "correlation/nv-message.h"
 
 static const gchar db_head[] =
@@ -350,6 +350,8 @@ cond_lookup(const gchar *name, guint index, gssize *length, gpointer user_data)
 {
   (void) user_data;
   *length = -1;
+  if (index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    return "3";
   if (index == 0 && strcmp(name, "v") == 0)
     return "yes";
   if (index == 0 && strcmp(name, "n") == 0)
@@ -385,22 +387,23 @@ Test(condition, table)
     { "\"a\" =~ \"b\"", FALSE, FALSE },
     { "\"a\" eq", FALSE, FALSE },
     { "(\"a\" eq \"a\"", FALSE, FALSE },
-    { "\"a\" eq \"a\" junk", FALSE, FALSE },
+    { "\"a\" eq \"a\" junk", TRUE, TRUE },       /* 3.38 ignores what follows */
     { "\"unterminated", FALSE, FALSE },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
     {
       GError *error = NULL;
-      PdbCondition *c = pdb_condition_compile(rows[i].text, &error);
+      PdbFilterExpr *c = pdb_filter_expr_compile(rows[i].text, &error);
+      PdbFilterSubject subject = { cond_lookup, NULL, NULL };
 
       cr_expect_eq(c != NULL, rows[i].compiles, "row %zu (%s): compiles=%d, error=%s", i, rows[i].text,
                    c != NULL, error ? error->message : "none");
       if (c)
-        cr_expect_eq(pdb_condition_eval(c, cond_lookup, NULL, 3), rows[i].value, "row %zu (%s)", i, rows[i].text);
+        cr_expect_eq(pdb_filter_expr_eval(c, &subject), rows[i].value, "row %zu (%s)", i, rows[i].text);
       else if (error)
         cr_expect(strstr(error->message, "column") != NULL, "row %zu: error names no column: %s", i, error->message);
-      pdb_condition_free(c);
+      pdb_filter_expr_free(c);
       g_clear_error(&error);
     }
 }
@@ -449,18 +452,40 @@ Test(correlation, lowering_the_bound_applies_when_the_next_context_opens)
     }
 }
 
-Test(correlation, condition_that_does_not_compile_never_runs)
+/* 3.38 reads `$n == 1` as the template "$n" against the number 1 */
+Test(correlation, condition_with_bare_words)
 {
   static const gchar rules[] =
     "<rule provider='t' id='b' class='c'>\n"
     " <patterns><pattern>b @NUMBER:n@</pattern></patterns>\n"
     " <actions><action trigger='match' condition='$n == 1'><message>\n"
-    "  <values><value name='MESSAGE'>never</value></values></message></action></actions></rule>\n";
+    "  <values><value name='MESSAGE'>one</value></values></message></action></actions></rule>\n";
 
   setup_db(rules, 0);
   feed("h", "1", "b 1", 10);
-  feed("h", "1", "b 1", 11);
-  cr_assert_eq(fx.emitted->len, 0);
+  feed("h", "1", "b 2", 11);
+  cr_assert_eq(fx.emitted->len, 1);
+}
+
+/* 3.38 refuses the whole file when a condition does not compile */
+Test(correlation, condition_that_does_not_compile_fails_the_load)
+{
+  static const gchar rules[] =
+    "<rule provider='t' id='b' class='c'>\n"
+    " <patterns><pattern>b @NUMBER:n@</pattern></patterns>\n"
+    " <actions><action trigger='match' condition='level(nosuch)'><message>\n"
+    "  <values><value name='MESSAGE'>never</value></values></message></action></actions></rule>\n";
+  gchar *text = g_strconcat(db_head, rules, db_tail, NULL);
+  gchar *path = write_file("t.xml", text);
+  GError *error = NULL;
+  PdbDatabase *db = pdb_database_load(path, NULL, &error);
+
+  cr_assert_null(db);
+  cr_expect(error && strstr(error->message, "t.xml:") && strstr(error->message, "unknown level 'nosuch'"),
+            "%s", error ? error->message : "(none)");
+  g_clear_error(&error);
+  g_free(text);
+  g_free(path);
 }
 
 /* Four threads correlate into one state at once (the state lock). */

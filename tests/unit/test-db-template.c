@@ -128,7 +128,7 @@ static const TemplateRow value_rows[] =
   { "$(sanitize -r)", NULL, PDB_TYPE_HINT_NONE, "needs a value" },
   { "$(echo ${user)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
   { "$(if (\"a\" eq \"a\") t)", NULL, PDB_TYPE_HINT_NONE, "$(if) requires three arguments" }, /* [pdbtool] */
-  { "$(if (match(\"B\")) t f)", NULL, PDB_TYPE_HINT_NONE, "expected a quoted template" },   /* 3.38 has it */
+  { "$(if (level(nosuch)) t f)", NULL, PDB_TYPE_HINT_NONE, "unknown level 'nosuch'" },   /* 3.38 refuses it too */
   { "int64(${n)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
 };
 

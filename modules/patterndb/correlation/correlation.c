@@ -10,7 +10,7 @@
  * messages are queued under the lock and emitted after it is released.
  */
 #include "correlation/correlation.h"
-#include "correlation/condition.h"
+#include "db/filter-expr.h"
 
 #include <string.h>
 
@@ -42,7 +42,6 @@ struct _PdbCorrelation
   GHashTable *contexts;    /* key -> Context* (owned) */
   GTree *timers;           /* Context* -> Context* */
   GHashTable *rates;       /* key -> RateBucket* */
-  GHashTable *conditions;  /* condition text -> PdbCondition* (NULL: does not compile) */
   gint64 time;
   guint64 seq;
   GPtrArray *pending;      /* synthetic messages to emit once unlocked */
@@ -84,12 +83,6 @@ context_free(PdbCorrelation *self, Context *ctx)
   g_free(ctx);
 }
 
-static void
-condition_free(gpointer cond)
-{
-  pdb_condition_free(cond);
-}
-
 PdbCorrelation *
 pdb_correlation_new(const PdbCorrelationHost *host, guint max_contexts)
 {
@@ -101,7 +94,6 @@ pdb_correlation_new(const PdbCorrelationHost *host, guint max_contexts)
   self->contexts = g_hash_table_new(g_str_hash, g_str_equal);
   self->timers = g_tree_new_full(compare_timers, NULL, NULL, NULL);
   self->rates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-  self->conditions = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, condition_free);
   self->pending = g_ptr_array_new();
   return self;
 }
@@ -124,7 +116,6 @@ pdb_correlation_free(PdbCorrelation *self)
   g_tree_foreach(self->timers, free_one, self);
   g_tree_destroy(self->timers);
   g_hash_table_destroy(self->rates);
-  g_hash_table_destroy(self->conditions);
   for (guint i = 0; i < self->pending->len; i++)
     self->host->unref(g_ptr_array_index(self->pending, i));
   g_ptr_array_free(self->pending, TRUE);
@@ -214,32 +205,62 @@ lookup_messages(const gchar *name, guint index, gssize *length, gpointer user_da
 
 /* ---- actions ---- */
 
+/* The newest message of a condition's list has @tag (filter-expr.h's has_tag). */
+static gboolean
+newest_has_tag(const gchar *tag, gpointer user_data)
+{
+  Lookup *l = user_data;
+  gpointer newest = l->newest ? l->newest : l->messages[l->count - 1];
+
+  return l->self->host->ops->has_tag && l->self->host->ops->has_tag(newest, tag);
+}
+
+/* flags(store-matches) in a condition writes $0..$N and the named groups
+ * into the newest message, as 3.38 does: the earlier $0..$255 go first
+ * (when the host can unset values). */
+static void
+newest_store_matches(const PdbFilterGroups *groups, gpointer user_data)
+{
+  Lookup *l = user_data;
+  gpointer newest = l->newest ? l->newest : l->messages[l->count - 1];
+  const PdbMessageOps *ops = l->self->host->ops;
+  gchar name[4];
+
+  for (guint i = 0; ops->unset && i < 256; i++)
+    {
+      gssize length = 0;
+
+      g_snprintf(name, sizeof(name), "%u", i);
+      if (i >= groups->count || !groups->values[i])
+        if (ops->get(newest, name, &length))
+          ops->unset(newest, name);
+    }
+  for (guint i = 0; i < groups->count; i++)
+    if (groups->values[i])
+      {
+        g_snprintf(name, sizeof(name), "%u", i);
+        ops->set(newest, name, groups->values[i], groups->lengths[i], PDB_VALUE_STRING);
+      }
+  for (guint n = 0; n < groups->name_count; n++)
+    {
+      guint g = groups->name_groups[n];
+
+      ops->set(newest, groups->names[n], groups->values[g], groups->lengths[g], PDB_VALUE_STRING);
+    }
+}
+
+/* The action's condition (compiled by the loader) over @messages, the newest
+ * last: filter functions test the newest, templates may look back. */
 static gboolean
 condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *messages, guint count)
 {
-  PdbCondition *cond;
-  gpointer orig = NULL;
-
-  if (!action->condition)
+  if (!action->condition_expr)
     return TRUE;
-  if (!g_hash_table_lookup_extended(self->conditions, action->condition, &orig, (gpointer *) &cond))
-    {
-      GError *error = NULL;
 
-      cond = pdb_condition_compile(action->condition, &error);
-      if (!cond)
-        {
-          g_warning("%s:%d: %s; the action never runs", action->location.file ? action->location.file : "?",
-                    action->location.line, error->message);
-          g_error_free(error);
-        }
-      g_hash_table_insert(self->conditions, g_strdup(action->condition), cond);
-    }
-  if (!cond)
-    return FALSE;
+  Lookup l = { self, messages, count, NULL, "" };
+  PdbFilterSubject subject = { lookup_messages, newest_has_tag, &l, newest_store_matches };
 
-  Lookup l = { self, messages, count, NULL };
-  return pdb_condition_eval(cond, lookup_messages, &l, count);
+  return pdb_filter_expr_eval(action->condition_expr, &subject);
 }
 
 /* 3.38's token bucket: full at first use, refilled by whole tokens as time passes. */

@@ -22,6 +22,7 @@ struct _PdbNvMessage
   gint refs;
   GArray *values;   /* of NvPair */
   GPtrArray *tags;  /* of gchar* */
+  gchar pri[12];    /* the PRI macro as text, "" when unknown */
 };
 
 PdbNvMessage *
@@ -103,6 +104,18 @@ pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gss
   p->type = type;
 }
 
+void
+pdb_nv_message_unset(PdbNvMessage *msg, const gchar *name)
+{
+  NvPair *p = find(msg, name);
+
+  if (!p)
+    return;
+  g_free(p->name);
+  g_string_free(p->value, TRUE);
+  g_array_remove_index(msg->values, p - &g_array_index(msg->values, NvPair, 0));
+}
+
 const gchar *
 pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length)
 {
@@ -163,7 +176,16 @@ pdb_nv_message_get_tags(PdbNvMessage *msg)
 static const gchar *
 ops_get(gpointer msg, const gchar *name, gssize *length)
 {
-  return pdb_nv_message_get(msg, name, length);
+  PdbNvMessage *self = msg;
+  const gchar *v = pdb_nv_message_get(msg, name, length);
+
+  if (!v && self->pri[0] && strcmp(name, "PRI") == 0)
+    {
+      if (length)
+        *length = strlen(self->pri);
+      return self->pri;
+    }
+  return v;
 }
 
 static void
@@ -184,7 +206,25 @@ ops_clear_tag(gpointer msg, const gchar *tag)
   pdb_nv_message_clear_tag(msg, tag);
 }
 
-const PdbMessageOps pdb_nv_message_ops = { ops_get, ops_set, ops_set_tag, ops_clear_tag };
+static gboolean
+ops_has_tag(gpointer msg, const gchar *tag)
+{
+  return pdb_nv_message_has_tag(msg, tag);
+}
+
+static void
+ops_unset(gpointer msg, const gchar *name)
+{
+  pdb_nv_message_unset(msg, name);
+}
+
+const PdbMessageOps pdb_nv_message_ops = { ops_get, ops_set, ops_set_tag, ops_clear_tag, ops_has_tag, ops_unset };
+
+void
+pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri)
+{
+  g_snprintf(msg->pri, sizeof(msg->pri), "%d", pri);
+}
 
 static gpointer
 host_ref(gpointer msg)
@@ -219,6 +259,7 @@ host_create(gpointer base)
 
   if (b)
     {
+      memcpy(msg->pri, b->pri, sizeof(msg->pri));
       pdb_nv_message_foreach(b, copy_missing, msg);
       for (guint i = 0; i < b->tags->len; i++)
         pdb_nv_message_set_tag(msg, g_ptr_array_index(b->tags, i));

@@ -23,6 +23,8 @@ void pdb_nv_message_unref(PdbNvMessage *msg);
 void pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
                         PdbValueType type);
 const gchar *pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length);
+/* Removes @name (the others keep their order). */
+void pdb_nv_message_unset(PdbNvMessage *msg, const gchar *name);
 void pdb_nv_message_set_tag(PdbNvMessage *msg, const gchar *tag);
 void pdb_nv_message_clear_tag(PdbNvMessage *msg, const gchar *tag);
 gboolean pdb_nv_message_has_tag(PdbNvMessage *msg, const gchar *tag);
@@ -31,6 +33,10 @@ typedef void (*PdbNvValueFunc)(const gchar *name, const gchar *value, gsize leng
                                PdbValueType type, gpointer user_data);
 /* In the order the names were first set. */
 void pdb_nv_message_foreach(PdbNvMessage *msg, PdbNvValueFunc func, gpointer user_data);
+/* The message's PRI, which ops.get answers as "PRI" (not a value: foreach
+ * and pdb_nv_message_get do not list it); copied by the host's create(). */
+void pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri);
+
 /* Tags in the order they were set. */
 const GPtrArray *pdb_nv_message_get_tags(PdbNvMessage *msg);
 

@@ -116,6 +116,12 @@ typedef struct _PdbMessageOps
   void (*set)(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type);
   void (*set_tag)(gpointer msg, const gchar *tag);
   void (*clear_tag)(gpointer msg, const gchar *tag);
+  /* optional (NULL: tags cannot be read): TRUE when @msg has @tag; action
+   * conditions' tags() asks it */
+  gboolean (*has_tag)(gpointer msg, const gchar *tag);
+  /* optional (NULL: values are never unset): removes @name from @msg; a
+   * condition's flags(store-matches) unsets the earlier $0..$255 with it */
+  void (*unset)(gpointer msg, const gchar *name);
 } PdbMessageOps;
 
 /*

@@ -33,6 +33,7 @@
 #define _GNU_SOURCE   /* memrchr() */
 #include "db/database-private.h"
 #include "db/template.h"
+#include "db/filter-expr.h"
 #include "db/xml-scan.h"
 
 #include <libxml/parser.h>
@@ -709,6 +710,25 @@ start_action(PdbLoader *self, const Attributes *attrs)
   g_free(value);
 
   action->condition = attr_dup(attrs, "condition");
+  if (action->condition)
+    {
+      /* 3.38 compiles conditions while it loads: one that does not compile
+       * makes the whole file fail */
+      GError *cond_error = NULL;
+
+      action->condition_expr = pdb_filter_expr_compile(action->condition, &cond_error);
+      if (!action->condition_expr)
+        {
+          loader_fail(self, PDB_DB_ERROR_STRUCTURE, "action condition in rule '%s': %s",
+                      self->rule->id, cond_error->message);
+          g_error_free(cond_error);
+        }
+      const GPtrArray *warnings = pdb_filter_expr_get_warnings(action->condition_expr);
+
+      for (guint w = 0; warnings && w < warnings->len; w++)
+        loader_warn(self, NULL, "action condition in rule '%s': %s", self->rule->id,
+                    (const gchar *) g_ptr_array_index(warnings, w));
+    }
 
   value = attr_dup(attrs, "rate");
   if (value)

@@ -15,6 +15,7 @@
  */
 #include "db/database-private.h"
 #include "db/template.h"
+#include "db/filter-expr.h"
 
 #include <string.h>
 
@@ -144,6 +145,7 @@ pdb_action_free(PdbAction *action)
   if (!action)
     return;
   g_free(action->condition);
+  pdb_filter_expr_free(action->condition_expr);
   pdb_synthetic_message_clear(&action->message);
   g_free(action->create_context_id);
   pdb_template_free(action->create_context_id_template);

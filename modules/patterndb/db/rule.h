@@ -79,6 +79,7 @@ typedef struct _PdbAction
 {
   PdbActionTrigger trigger;
   gchar *condition;        /* filter expression, or NULL */
+  struct _PdbFilterExpr *condition_expr;  /* `condition` compiled (db/filter-expr.h) */
   guint rate_count;        /* 0: no rate limit; else rate_count per rate_period seconds */
   guint rate_period;
   gboolean has_message;

@@ -20,9 +20,8 @@
  *   $(replace-delimiter OLD NEW S)  every byte of S that is in OLD becomes NEW's
  *                             first byte
  *   $(if (COND) THEN ELSE)    THEN when COND holds, else ELSE; COND is a
- *                             comparison of quoted templates with not/and/or
- *                             (db/expr-cond.h); 3.38's other filter functions,
- *                             such as match(), do not compile
+ *                             filter expression (db/filter-expr.h) over the
+ *                             values the template reads
  * A call with the wrong number of arguments gives an empty result, as in 3.38
  * (which logs an error per message). Where 3.38 would write a NUL byte (an
  * empty replacement), the result ends there, as 3.38's output does.
@@ -34,7 +33,7 @@
  */
 #include "db/template-func.h"
 #include "db/database.h"
-#include "db/expr-cond.h"
+#include "db/filter-expr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +74,7 @@ struct _PdbTemplateCall
 {
   FuncId id;
   GPtrArray *args;        /* of PdbTemplate* ($(if): THEN and ELSE) */
-  PdbExprCond *cond;      /* $(if) */
+  PdbFilterExpr *cond;    /* $(if) */
   /* sanitize */
   gboolean ctrl_chars;
   gchar *invalid_chars;
@@ -90,7 +89,7 @@ pdb_template_call_free(PdbTemplateCall *call)
   if (call->args)
     g_ptr_array_free(call->args, TRUE);
   g_free(call->invalid_chars);
-  pdb_expr_cond_free(call->cond);
+  pdb_filter_expr_free(call->cond);
   g_free(call);
 }
 
@@ -210,7 +209,7 @@ pdb_template_call_new(const gchar *name, const gchar *const *words, GError **err
           goto fail;
         }
       GError *cond_error = NULL;
-      call->cond = pdb_expr_cond_compile(words[0], &cond_error);
+      call->cond = pdb_filter_expr_compile(words[0], &cond_error);
       if (!call->cond)
         {
           g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE, "$(if): %s", cond_error->message);
@@ -256,7 +255,7 @@ pdb_template_call_get_max_context_index(const PdbTemplateCall *call)
 
   for (guint i = 0; i < call->args->len; i++)
     max = MAX(max, pdb_template_get_max_context_index(g_ptr_array_index(call->args, i)));
-  pdb_expr_cond_scan(call->cond, &reads_context, &max);
+  pdb_filter_expr_scan(call->cond, &reads_context, &max);
   return max;
 }
 
@@ -266,7 +265,7 @@ pdb_template_call_reads_context(const PdbTemplateCall *call)
   gboolean reads_context = call->id == FUNC_CONTEXT_LENGTH;
   guint max = 0;
 
-  pdb_expr_cond_scan(call->cond, &reads_context, &max);
+  pdb_filter_expr_scan(call->cond, &reads_context, &max);
   if (reads_context)
     return TRUE;
   for (guint i = 0; i < call->args->len; i++)
@@ -555,7 +554,11 @@ pdb_template_call_append(const PdbTemplateCall *call, PdbTemplateLookupFunc look
       eval_replace_delimiter(call, lookup, user_data, out, base);
       return;
     case FUNC_IF:
-      append_arg(call, pdb_expr_cond_eval(call->cond, lookup, user_data) ? 0 : 1, lookup, user_data, out);
-      return;
+      {
+        PdbFilterSubject subject = { lookup, NULL, user_data };
+
+        append_arg(call, pdb_filter_expr_eval(call->cond, &subject) ? 0 : 1, lookup, user_data, out);
+        return;
+      }
     }
 }

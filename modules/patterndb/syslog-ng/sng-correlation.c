@@ -50,7 +50,19 @@ host_clear_tag(gpointer msg, const gchar *tag)
   log_msg_clear_tag_by_name((LogMessage *) msg, tag);
 }
 
-static const PdbMessageOps host_ops = { host_get, host_set, host_set_tag, host_clear_tag };
+static gboolean
+host_has_tag(gpointer msg, const gchar *tag)
+{
+  return log_msg_is_tag_by_name((LogMessage *) msg, tag);
+}
+
+static void
+host_unset(gpointer msg, const gchar *name)
+{
+  log_msg_unset_value_by_name((LogMessage *) msg, name);
+}
+
+static const PdbMessageOps host_ops = { host_get, host_set, host_set_tag, host_clear_tag, host_has_tag, host_unset };
 
 static gpointer
 host_ref(gpointer msg)

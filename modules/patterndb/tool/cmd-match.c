@@ -21,7 +21,7 @@
 #include "tool/commands.h"
 #include "tool/tool-common.h"
 #include "tool/message.h"
-#include "tool/filter.h"
+#include "db/filter-expr.h"
 #include "tool/syslog-line.h"
 #include "tool/match-direct.h"
 #include "tool/match-parallel.h"
@@ -79,7 +79,7 @@ typedef struct
   const gchar *template_text; /* -T unescaped, what tmpl was compiled from */
   PdbMatchDirect *direct; /* -T of the classification only: the short path */
   gboolean registered;    /* the database's names are in msg (see ensure_registered) */
-  PdbToolFilter *filter;  /* owned: a filter keeps match state, one per thread */
+  PdbFilterExpr *filter;  /* owned: -F, compiled once per thread */
   Numbering *numbering;   /* several threads, general path: what the main thread numbered */
   guint synced_names;     /* a worker: how many of numbering's names and tags it has numbered */
   guint synced_tags;
@@ -223,6 +223,13 @@ database_values_use_dates(const PdbDatabase *db, GString *scratch)
 
 /* ---- template lookup: values plus the macros scripts use ---- */
 
+/* The store's values alone (for $MSGHDR). */
+static const gchar *
+store_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  return context_index == 0 ? pdb_tool_message_get(user_data, name, length) : NULL;
+}
+
 static const gchar *
 template_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
 {
@@ -247,7 +254,7 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
   else if (strcmp(name, "MSGHDR") == 0)
     {
       g_string_truncate(m->scratch, 0);
-      pdb_tool_append_msghdr(m->msg, m->scratch);
+      pdb_filter_append_msghdr(store_lookup, m->msg, m->scratch);
       *length = m->scratch->len;
       return m->scratch->str;
     }
@@ -270,6 +277,41 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
       return m->sdata.data ? m->sdata.data : "";
     }
   return pdb_tool_message_get(m->msg, name, length);
+}
+
+/* -F's flags(store-matches): $0..$N replace the message's earlier ones */
+static void
+store_matches(const PdbFilterGroups *groups, gpointer user_data)
+{
+  Matcher *m = user_data;
+  /* the groups may point into the store's own slots: copy them first */
+  gchar **copies = g_new0(gchar *, groups->count);
+
+  for (guint i = 0; i < groups->count; i++)
+    copies[i] = groups->values[i] ? g_strndup(groups->values[i], groups->lengths[i]) : NULL;
+  pdb_tool_message_clear_matches(m->msg);
+  for (guint i = 0; i < groups->count; i++)
+    if (copies[i])
+      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_MATCH_0 + i, copies[i], groups->lengths[i],
+                                  PDB_VALUE_STRING);
+  for (guint n = 0; n < groups->name_count; n++)
+    {
+      guint g = groups->name_groups[n];
+
+      pdb_tool_message_set(m->msg, groups->names[n], -1, copies[g], groups->lengths[g], PDB_VALUE_STRING);
+    }
+  for (guint i = 0; i < groups->count; i++)
+    g_free(copies[i]);
+  g_free(copies);
+}
+
+/* -F's tags() */
+static gboolean
+store_has_tag(const gchar *tag, gpointer user_data)
+{
+  Matcher *m = user_data;
+
+  return pdb_tool_message_has_tag(m->msg, tag);
 }
 
 /* ---- -D / -C: how the pattern covered the message ---- */
@@ -494,6 +536,26 @@ snapshot_tag(const gchar *tag, gpointer user_data)
   pdb_nv_message_set_tag(user_data, tag);
 }
 
+static gboolean
+rule_has_conditions(const PdbRule *rule)
+{
+  for (guint i = 0; rule->actions && i < rule->actions->len; i++)
+    if (((const PdbAction *) g_ptr_array_index(rule->actions, i))->condition_expr)
+      return TRUE;
+  return FALSE;
+}
+
+/* A condition's flags(store-matches) wrote into the snapshot: the line shows it too. */
+static void
+copy_back_changed(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
+{
+  gssize have_length = 0;
+  const gchar *have = pdb_tool_message_get(user_data, name, &have_length);
+
+  if (!have || (gsize) have_length != length || memcmp(have, value, length) != 0)
+    pdb_tool_message_set(user_data, name, -1, value, length, type);
+}
+
 static void
 correlate(Matcher *m, gint64 stamp)
 {
@@ -505,6 +567,7 @@ correlate(Matcher *m, gint64 stamp)
   /* values come in handle order, so LEGACY_MSGHDR follows PROGRAM and PID and survives */
   snapshot = pdb_nv_message_new();
   pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
+  pdb_nv_message_set_pri(snapshot, m->pri);
   pdb_correlation_process(m->corr, m->db, &m->result, snapshot, stamp, m->now, collect_synthetic, m);
   if (rule->context_id_template && pdb_correlation_rule_values_look_back(rule))
     {
@@ -518,6 +581,12 @@ correlate(Matcher *m, gint64 stamp)
           if (value)
             pdb_tool_message_set(m->msg, v->name, -1, value, length, v->value_type);
         }
+    }
+  if (rule_has_conditions(rule))
+    {
+      /* $0..$255 as the snapshot has them now, then what else changed */
+      pdb_tool_message_clear_matches(m->msg);
+      pdb_nv_message_foreach(snapshot, copy_back_changed, m->msg);
     }
   pdb_nv_message_unref(snapshot);
 }
@@ -540,6 +609,12 @@ print_synthetic(Matcher *m)
       PdbNvMessage *gen = g_ptr_array_index(m->synthetic, i);
       const GPtrArray *tags = pdb_nv_message_get_tags(gen);
 
+      gssize pri_length = 0;
+      const gchar *pri = pdb_nv_message_ops.get(gen, "PRI", &pri_length);
+
+      /* as 3.38: the PRI of the message it inherits from, else user.notice */
+      m->pri = pri ? atoi(pri) : 13;
+      pdb_tool_message_set_pri(m->msg, m->pri);
       pdb_tool_message_reset(m->msg);
       pdb_nv_message_foreach(gen, copy_value, m->msg);
       for (guint t = 0; t < tags->len; t++)
@@ -596,7 +671,9 @@ print_message(Matcher *m, const gchar *program, gsize program_length,
 {
   const gchar *rule_id;
 
-  if (!m->filter || pdb_tool_filter_eval(m->filter, m->msg, m->scratch))
+  PdbFilterSubject subject = { template_lookup, store_has_tag, m, store_matches };
+
+  if (!m->filter || pdb_filter_expr_eval(m->filter, &subject))
     {
       /* as pdbtool: the last message printed decides the exit code */
       rule_id = pdb_tool_message_get(m->msg, ".classifier.rule_id", NULL);
@@ -666,6 +743,7 @@ ensure_registered(Matcher *m)
 {
   if (m->registered)
     return;
+  pdb_tool_message_register_filter(m->msg, m->filter);
   pdb_tool_message_register_database(m->msg, m->db);
   m->registered = TRUE;
   /* the store answers date macros only when a <value> asks for one */
@@ -692,6 +770,7 @@ process_line(Matcher *m, const gchar *line, gsize length)
   release_timeouts(m, stamp);
   pdb_tool_message_reset(m->msg);
   m->pri = l.pri;
+  pdb_tool_message_set_pri(m->msg, m->pri);
   m->sdata = l.sdata;
   if (l.parse_error)
     {
@@ -972,13 +1051,14 @@ matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate 
     {
       GError *error = NULL;
 
-      m->filter = pdb_tool_filter_compile(opt->filter_text, &error);
+      m->filter = pdb_filter_expr_compile(opt->filter_text, &error);
       if (!m->filter)
         {
           fprintf(stderr, "Error parsing filter expression: %s\n", error->message);
           g_error_free(error);
           return FALSE;
         }
+
     }
   return TRUE;
 }
@@ -987,7 +1067,7 @@ static void
 matcher_finish(Matcher *m)
 {
   pdb_match_direct_free(m->direct);
-  pdb_tool_filter_free(m->filter);
+  pdb_filter_expr_free(m->filter);
   /* before the database: contexts keep references to it */
   pdb_correlation_free(m->corr);
   if (m->synthetic)
@@ -1016,7 +1096,7 @@ static const gchar match_description[] =
   "a TAGS= line and an empty line. -f reads syslog lines (RFC 5424 or RFC 3164,\n"
   "<PRI> optional) and matches PROGRAM and MESSAGE from their header.\n"
   "\n"
-  "-F accepts these filter functions: " PDB_TOOL_FILTER_FUNCTIONS ".\n"
+  "-F accepts syslog-ng 3.38's filter functions: " PDB_FILTER_FUNCTIONS ".\n"
   "\n"
   "With -f FILE (a regular file), lines are classified on --threads threads, by\n"
   "default one per available CPU, unless a rule has actions or a context-id. The\n"
@@ -1093,6 +1173,10 @@ pdb_cmd_match(int argc, char **argv)
   started = TRUE;
   if (!matcher_start(&m, &opt, NULL, tmpl, template_text))
     goto out;
+  const GPtrArray *warnings = pdb_filter_expr_get_warnings(m.filter);
+
+  for (guint w = 0; warnings && w < warnings->len; w++)
+    fprintf(stderr, "patterndb: warning: -F: %s\n", (const gchar *) g_ptr_array_index(warnings, w));
   m.db = pdb_tool_load_database(opt.pdb ? opt.pdb : PDB_TOOL_DEFAULT_PDB, FALSE);
   if (!m.db)
     goto out;

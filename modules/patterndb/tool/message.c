@@ -8,6 +8,7 @@
  * Setting a value copies it into the slot's own buffer, which only grows.
  */
 #include "tool/message.h"
+#include "db/filter-expr.h"
 #include "tool/json.h"
 
 #include <stdlib.h>
@@ -81,6 +82,8 @@ struct _PdbToolMessage
   PointerCache tag_cache;
   PdbToolMacroFunc macro_func;   /* asked first by ops_get (date macros) */
   gpointer macro_data;
+  gint pri;              /* the line's PRI, answered as "PRI" by ops_get */
+  GString *macro_text;   /* ops_get's answer to "PRI" and "TAGS" */
 };
 
 static void
@@ -214,10 +217,23 @@ pdb_tool_message_new(void)
   msg->tag_names = g_ptr_array_new_with_free_func(g_free);
   msg->tag_stamps = g_array_new(FALSE, FALSE, sizeof(guint32));
   msg->stamp = 1;
+  msg->pri = 13;
+  msg->macro_text = g_string_new(NULL);
   pointer_cache_init(&msg->name_cache, 256);
   pointer_cache_init(&msg->tag_cache, 64);
   for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
-    lookup_handle(msg, builtin_names[i], -1, TRUE);
+    {
+      lookup_handle(msg, builtin_names[i], -1, TRUE);
+      /* 3.38 numbers the regex match values $0..$255 right after LEGACY_MSGHDR */
+      if (i + 1 == PDB_TOOL_HANDLE_LEGACY_MSGHDR)
+        for (guint m = 0; m < PDB_TOOL_MATCH_VALUES; m++)
+          {
+            gchar name[4];
+
+            g_snprintf(name, sizeof(name), "%u", m);
+            lookup_handle(msg, name, -1, TRUE);
+          }
+    }
   /* registered by 3.38's classifier before any database is read */
   lookup_tag(msg, ".classifier.unknown", TRUE);
   lookup_tag(msg, ".classifier.system", TRUE);
@@ -231,6 +247,7 @@ pdb_tool_message_free(PdbToolMessage *msg)
     return;
   for (guint i = 0; i < msg->slots->len; i++)
     g_free(g_array_index(msg->slots, Slot, i).str);
+  g_string_free(msg->macro_text, TRUE);
   g_hash_table_destroy(msg->handles);
   g_ptr_array_free(msg->names, TRUE);
   g_array_free(msg->slots, TRUE);
@@ -393,6 +410,36 @@ register_synthetic(PdbToolMessage *msg, const PdbSyntheticMessage *sm)
     lookup_tag(msg, g_ptr_array_index(sm->tags, i), TRUE);
 }
 
+/* What an action condition names, in the order 3.38 compiles it. */
+static void
+register_condition_name(PdbFilterRefKind kind, const gchar *text, gpointer user_data)
+{
+  if (kind == PDB_FILTER_REF_NAME)
+    lookup_handle(user_data, text, -1, TRUE);
+  else if (kind == PDB_FILTER_REF_TEMPLATE)
+    register_template_names(user_data, text);
+}
+
+static void
+register_condition_tag(PdbFilterRefKind kind, const gchar *text, gpointer user_data)
+{
+  if (kind == PDB_FILTER_REF_TAG)
+    lookup_tag(user_data, text, TRUE);
+}
+
+static void
+register_filter_ref(PdbFilterRefKind kind, const gchar *text, gpointer user_data)
+{
+  register_condition_name(kind, text, user_data);
+  register_condition_tag(kind, text, user_data);
+}
+
+void
+pdb_tool_message_register_filter(PdbToolMessage *msg, const PdbFilterExpr *filter)
+{
+  pdb_filter_expr_foreach_ref(filter, register_filter_ref, msg);
+}
+
 void
 pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
 {
@@ -412,6 +459,7 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
         {
           const PdbAction *action = g_ptr_array_index(rule->actions, a);
 
+          pdb_filter_expr_foreach_ref(action->condition_expr, register_condition_tag, msg);
           if (action->has_message || action->creates_context)
             register_synthetic(msg, &action->message);
         }
@@ -462,8 +510,7 @@ pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db)
           const PdbAction *action = g_ptr_array_index(rule->actions, a);
           const PdbSyntheticMessage *sm = &action->message;
 
-          if (action->condition)
-            register_template_names(msg, action->condition);
+          pdb_filter_expr_foreach_ref(action->condition_expr, register_condition_name, msg);
           if (action->create_context_id)
             register_template_names(msg, action->create_context_id);
           for (guint v = 0; sm->values && v < sm->values->len; v++)
@@ -510,6 +557,23 @@ slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbVal
   slot->str[length] = '\0';
   slot->len = length;
   slot->type = type;
+}
+
+void
+pdb_tool_message_clear_matches(PdbToolMessage *msg)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < msg->set_handles.len; i++)
+    {
+      guint h = msg->set_handles.data[i];
+
+      if (h >= PDB_TOOL_HANDLE_MATCH_0 && h < PDB_TOOL_HANDLE_MATCH_0 + PDB_TOOL_MATCH_VALUES)
+        g_array_index(msg->slots, Slot, h - 1).stamp = 0;
+      else
+        msg->set_handles.data[kept++] = h;
+    }
+  msg->set_handles.len = kept;
 }
 
 void
@@ -648,7 +712,27 @@ ops_get(gpointer msg, const gchar *name, gssize *length)
       if (value)
         return value;
     }
-  return pdb_tool_message_get(msg, name, length);
+  const gchar *value = pdb_tool_message_get(msg, name, length);
+
+  /* the macros filter expressions in $(if) read from the message */
+  if (G_UNLIKELY(!value) && (strcmp(name, "PRI") == 0 || strcmp(name, "TAGS") == 0))
+    {
+      g_string_truncate(self->macro_text, 0);
+      if (name[0] == 'P')
+        g_string_append_printf(self->macro_text, "%d", self->pri);
+      else
+        pdb_tool_message_format_tags(self, self->macro_text);
+      if (length)
+        *length = self->macro_text->len;
+      return self->macro_text->str;
+    }
+  return value;
+}
+
+void
+pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri)
+{
+  msg->pri = pri;
 }
 
 static void
@@ -669,12 +753,19 @@ ops_clear_tag(gpointer msg, const gchar *tag)
   pdb_tool_message_clear_tag(msg, tag);
 }
 
+static gboolean
+ops_has_tag(gpointer msg, const gchar *tag)
+{
+  return pdb_tool_message_has_tag(msg, tag);
+}
+
 const PdbMessageOps pdb_tool_message_ops =
 {
   .get = ops_get,
   .set = ops_set,
   .set_tag = ops_set_tag,
   .clear_tag = ops_clear_tag,
+  .has_tag = ops_has_tag,
 };
 
 static int

@@ -34,6 +34,9 @@ void pdb_tool_message_reset(PdbToolMessage *msg);
 
 /* Numbers the names and tags @db mentions, in the order 3.38's loader meets them. */
 void pdb_tool_message_register_database(PdbToolMessage *msg, const PdbDatabase *db);
+/* Numbers the names and tags a -F filter mentions (pdbtool compiles it
+ * before it loads the database, so they come first). */
+void pdb_tool_message_register_filter(PdbToolMessage *msg, const struct _PdbFilterExpr *filter);
 void pdb_tool_message_register_name(PdbToolMessage *msg, const gchar *name, gssize length);
 void pdb_tool_message_register_tag(PdbToolMessage *msg, const gchar *tag);
 
@@ -60,6 +63,7 @@ const gchar *pdb_tool_message_name(const PdbToolMessage *msg, guint handle);
 const gchar *pdb_tool_message_tag_name(const PdbToolMessage *msg, guint id);
 
 /* The handles of the built-in names, fixed for every store. */
+#define PDB_TOOL_MATCH_VALUES 256
 enum
 {
   PDB_TOOL_HANDLE_HOST = 1,
@@ -70,13 +74,16 @@ enum
   PDB_TOOL_HANDLE_MSGID,
   PDB_TOOL_HANDLE_SOURCE,
   PDB_TOOL_HANDLE_LEGACY_MSGHDR,
-  PDB_TOOL_HANDLE_CONTEXT_ID,
+  PDB_TOOL_HANDLE_MATCH_0,              /* "0" .. "255": regex match values */
+  PDB_TOOL_HANDLE_CONTEXT_ID = PDB_TOOL_HANDLE_MATCH_0 + 256,
   PDB_TOOL_HANDLE_CLASS,
   PDB_TOOL_HANDLE_RULE_ID,
 };
 
 void pdb_tool_message_set_handle(PdbToolMessage *msg, guint handle, const gchar *value,
                                  gssize length, PdbValueType type);
+/* Unsets "0".."255" (before a regex stores its groups, as 3.38 does). */
+void pdb_tool_message_clear_matches(PdbToolMessage *msg);
 void pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
                           const gchar *value, gssize length, PdbValueType type);
 /* NULL when unset; *length is set. */
@@ -100,6 +107,9 @@ void pdb_tool_message_foreach(PdbToolMessage *msg, PdbToolValueFunc value_func, 
  * (NULL: not a macro, the stored value is looked up). NULL @func removes it.
  */
 typedef const gchar *(*PdbToolMacroFunc)(const gchar *name, gssize *length, gpointer user_data);
+/* The PRI of the current message (13 until set): the message ops answer
+ * "PRI" with it, and "TAGS" with the tags, when no value has those names. */
+void pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri);
 void pdb_tool_message_set_macro_func(PdbToolMessage *msg, PdbToolMacroFunc func, gpointer user_data);
 
 /* The adapter handed to pdb_result_apply(). */

@@ -1,120 +1,12 @@
 /*
- * test-tool-filter.c: the -F filter subset of `patterndb match` and the
- * tool's message store (value order and tags as pdbtool prints them).
- *
- * The filter rows were checked against `pdbtool match -F` on
- * tests/differential/db/elements.log (the differential suite repeats
- * them against the real pdbtool).
+ * test-tool-message.c: the tool's message store (value order and tags as
+ * pdbtool prints them, JSON, the numbering that `match --threads` shares).
+ * The -F filters are db/filter-expr.h (tests/unit/test-db-filter.c).
  */
-#include "tool/filter.h"
 #include "tool/message.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
-
-/* One message: PROGRAM=sshd HOST=host1 MESSAGE=... user=bob, tags secevt, .classifier.system */
-static PdbToolMessage *
-sample_message(void)
-{
-  PdbToolMessage *msg = pdb_tool_message_new();
-
-  pdb_tool_message_reset(msg);
-  pdb_tool_message_set(msg, "HOST", -1, "host1", -1, PDB_VALUE_STRING);
-  pdb_tool_message_set(msg, "PROGRAM", -1, "sshd", -1, PDB_VALUE_STRING);
-  pdb_tool_message_set(msg, "PID", -1, "123", -1, PDB_VALUE_STRING);
-  pdb_tool_message_set(msg, "MESSAGE", -1, "Accepted password for bob", -1, PDB_VALUE_STRING);
-  pdb_tool_message_set(msg, "user", -1, "bob", -1, PDB_VALUE_STRING);
-  pdb_tool_message_set_tag(msg, ".classifier.system");
-  pdb_tool_message_set_tag(msg, "secevt");
-  return msg;
-}
-
-typedef struct
-{
-  const char *expression;
-  gboolean expected;
-} FilterRow;
-
-static const FilterRow rows[] =
-{
-  { "tags(\"secevt\")", TRUE },
-  { "tags(\"net\")", FALSE },
-  { "tags(\"net\" \"secevt\")", TRUE },
-  { "tags(\"net\", \"secevt\")", TRUE },
-  { "match(\"bob\" value(\"user\"))", TRUE },
-  { "match(\"^bob$\" value(\"$user\"))", TRUE },
-  { "match(\"alice\" value(\"user\"))", FALSE },
-  { "match(\"x\" value(\"unset\"))", FALSE },
-  { "match(\"^sshd\\\\[123\\\\]: Accepted\")", TRUE },     /* $MSGHDR$MESSAGE */
-  { "match(\"^Accepted\")", FALSE },
-  { "program(\"ssh\")", TRUE },
-  { "program(\"^ssh$\")", FALSE },
-  { "host(\"HOST1\" flags(ignore-case))", TRUE },
-  { "host(\"HOST1\")", FALSE },
-  { "message(\"password\" type(\"string\"))", FALSE },    /* string: the whole value */
-  { "message(\"password\" type(\"string\") flags(substring))", TRUE },
-  { "message(\"Accepted\" type(\"string\") flags(prefix))", TRUE },
-  { "message(\"Accepted password for bob\" type(\"string\"))", TRUE },
-  { "program(\"s*d\" type(\"glob\"))", TRUE },
-  { "program(\"s?d\" type(\"glob\"))", FALSE },
-  { "not tags(\"secevt\")", FALSE },
-  { "not not tags(\"secevt\")", TRUE },
-  { "tags(\"net\") or program(\"sshd\")", TRUE },
-  { "tags(\"net\") or program(\"cron\") and tags(\"secevt\")", FALSE },
-  { "tags(\"secevt\") or program(\"cron\") and tags(\"net\")", TRUE },  /* and binds tighter */
-  { "(tags(\"secevt\") or program(\"cron\")) and tags(\"net\")", FALSE },
-  { "not (tags(\"net\") or host(\"x\"))", TRUE },
-  { "tags('secevt');", TRUE },
-};
-
-Test(tool_filter, evaluates_like_pdbtool)
-{
-  PdbToolMessage *msg = sample_message();
-  GString *scratch = g_string_new(NULL);
-
-  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
-    {
-      GError *error = NULL;
-      PdbToolFilter *f = pdb_tool_filter_compile(rows[i].expression, &error);
-
-      cr_assert_not_null(f, "'%s' does not compile: %s", rows[i].expression, error ? error->message : "");
-      cr_expect_eq(pdb_tool_filter_eval(f, msg, scratch), rows[i].expected, "'%s' should be %s",
-                   rows[i].expression, rows[i].expected ? "true" : "false");
-      pdb_tool_filter_free(f);
-    }
-  g_string_free(scratch, TRUE);
-  pdb_tool_message_free(msg);
-}
-
-static const struct { const char *expression; const char *error_part; } bad_rows[] =
-{
-  { "facility(auth)", "column 1: unsupported filter function" },
-  { "tags(\"a\"", "expected a string" },
-  { "match(\"(\" value(\"x\"))", "does not compile" },
-  { "tags(\"a\") and", "unexpected end of expression" },
-  { "tags(\"a\") tags(\"b\")", "column 11: unexpected text" },
-  { "match(\"a\" value(\"x\") bogus(1))", "unsupported option" },
-  { "match(\"a\" type(\"posix\"))", "type() must be pcre, string or glob" },
-  { "match(\"a\" flags(\"global\"))", "unsupported flag" },
-  { "tags(\"unterminated)", "unterminated string" },
-  { "", "unexpected end of expression" },
-};
-
-Test(tool_filter, rejects_what_it_does_not_support_with_a_column)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS(bad_rows); i++)
-    {
-      GError *error = NULL;
-      PdbToolFilter *f = pdb_tool_filter_compile(bad_rows[i].expression, &error);
-
-      cr_expect_null(f, "'%s' should not compile", bad_rows[i].expression);
-      cr_expect(error && strstr(error->message, bad_rows[i].error_part),
-                "'%s': error '%s' should mention '%s'", bad_rows[i].expression,
-                error ? error->message : "(none)", bad_rows[i].error_part);
-      pdb_tool_filter_free(f);
-      g_clear_error(&error);
-    }
-}
 
 Test(tool_message, values_in_handle_order_tags_in_tag_order)
 {
