@@ -660,7 +660,7 @@ scan_start_tag(Scanner *s, const guchar *p)
       s->events->consumed(s->user_data, s->consumed);
     }
 
-  if (!s->events->start_element(s->user_data, s->names[0], count, s->attributes, &start, &tag_end_pos))
+  if (!s->events->start_element(s->user_data, s->names[0], count, s->attributes, &start, &tag_end_pos, empty))
     s->stopped = TRUE;
   else if (empty && !s->events->end_element(s->user_data))
     s->stopped = TRUE;
@@ -702,6 +702,16 @@ report_text(Scanner *s, const gchar *text, gsize length, const guchar *end)
     s->stopped = TRUE;
 }
 
+/* Reports a comment or CDATA section ending at @end (event pass). */
+static void
+report_markup(Scanner *s, gboolean cdata, gsize length, const guchar *end)
+{
+  PdbXmlScanPos pos = position_of(s, end);
+
+  if (!s->events->markup(s->user_data, cdata, length, &pos))
+    s->stopped = TRUE;
+}
+
 static gboolean
 all_blank(const guchar *p, const guchar *end)
 {
@@ -720,7 +730,7 @@ scan_cdata(Scanner *s, const guchar *p)
   if (s->events)
     {
       p = memmem(start, s->end - start, "]]>", 3);
-      report_text(s, (const gchar *) start, p - start, p + 3);
+      report_markup(s, TRUE, p - start, p + 3);
       return p + 3;
     }
   p = start;
@@ -823,7 +833,11 @@ scan_content(Scanner *s, const guchar *p)
       else if (p[1] == '/')
         p = scan_end_tag(s, p);
       else if (p[1] == '!' && p[2] == '-' && p[3] == '-')
-        p = scan_comment(s, p);
+        {
+          p = scan_comment(s, p);
+          if (p && s->events)
+            report_markup(s, FALSE, 0, p);
+        }
       else if (p[1] == '!' && memcmp(p, "<![CDATA[", 9) == 0)
         p = scan_cdata(s, p);
       else

@@ -1,0 +1,261 @@
+/*
+ * loader-libxml2.c: the loader's reference front end, libxml2's SAX2 pull
+ * parser, which reads the file through a read callback in small chunks and
+ * hands its events to loader.c.
+ *
+ * Security: no entity substitution (XML_PARSE_NOENT is never set and the
+ * SAX handler has no getEntity, so a reference to a declared entity is an
+ * error, not an expansion), no DTD loading, no network (XML_PARSE_NONET).
+ */
+#define _GNU_SOURCE   /* memrchr() */
+#include "db/loader-private.h"
+#include "db/xml-scan.h"
+
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PDB_LOADER_CHUNK_SIZE (64 * 1024)
+
+/* libxml2's parser position. */
+static PdbLocation
+xml_location(PdbLoader *self)
+{
+  PdbLocation location = { self->file, 0, 0 };
+
+  if (self->ctxt && self->ctxt->input)
+    {
+      location.line = self->ctxt->input->line;
+      location.column = self->ctxt->input->col;
+    }
+  return location;
+}
+
+/*
+ * Where the element whose start tag was just parsed begins (its '<'). The
+ * SAX2 start callback runs with the parser at the tag's '>' (or "/>");
+ * attribute values cannot hold a raw '<', so the nearest '<' before it is
+ * the tag's start. Falls back to the parser position when the buffer does
+ * not reach back that far.
+ */
+static PdbLocation
+xml_element_location(PdbLoader *self)
+{
+  PdbLocation location = xml_location(self);
+
+  if (!self->ctxt || !self->ctxt->input || !self->ctxt->input->cur || !self->ctxt->input->base)
+    return location;
+
+  const xmlChar *base = self->ctxt->input->base;
+  const xmlChar *cur = self->ctxt->input->cur;
+  const xmlChar *lt = memrchr(base, '<', cur - base + 1);
+  if (!lt)
+    return location;
+
+  PdbXmlScanPos pos = { location.line, location.column };
+  pdb_xml_scan_move_back(base, lt, cur, &pos);
+  location.line = pos.line;
+  location.column = pos.column;
+  return location;
+}
+
+/* ---- the libxml2 front end (SAX2 callbacks) ---------------------------- */
+
+static void
+on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefix,
+                 const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                 int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+  PdbLoader *self = user_data;
+  Attributes attrs = { nb_attributes, attributes };
+
+  if (self->error)
+    return;
+  PdbLocation start = xml_element_location(self);
+  PdbLocation tag_end = xml_location(self);
+  /* the parser stands on the start tag's '>', or on the '/' of "/>" */
+  gboolean empty = self->ctxt && self->ctxt->input && self->ctxt->input->cur
+                   && self->ctxt->input->cur[0] == '/';
+  loader_start_element(self, (const gchar *) localname, &attrs, &start, &tag_end, empty);
+}
+
+static void
+on_end_element(void *user_data, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri)
+{
+  PdbLoader *self = user_data;
+
+  if (self->error)
+    return;
+  self->here = xml_location(self);
+  loader_end_element(self);
+}
+
+static void
+on_characters(void *user_data, const xmlChar *text, int length)
+{
+  PdbLoader *self = user_data;
+
+  if (self->error)
+    return;
+  PdbLocation end = xml_location(self);
+  loader_text(self, (const gchar *) text, (gsize) length, &end);
+}
+
+/* A comment, processing instruction or CDATA section: ends a piece of text. */
+static void
+on_comment(void *user_data, const xmlChar *value)
+{
+  PdbLoader *self = user_data;
+
+  if (self->error)
+    return;
+  PdbLocation end = xml_location(self);
+  loader_markup(self, FALSE, 0, &end);
+}
+
+static void
+on_processing_instruction(void *user_data, const xmlChar *target, const xmlChar *data)
+{
+  on_comment(user_data, NULL);
+}
+
+static void
+on_cdata(void *user_data, const xmlChar *text, int length)
+{
+  PdbLoader *self = user_data;
+
+  if (self->error)
+    return;
+  PdbLocation end = xml_location(self);
+  loader_markup(self, TRUE, (gsize) length, &end);
+}
+
+static void
+on_reference(void *user_data, const xmlChar *name)
+{
+  PdbLoader *self = user_data;
+
+  self->here = xml_location(self);
+
+  loader_fail(self, PDB_DB_ERROR_XML, "entity reference '&%s;' is not supported "
+              "(only &lt; &gt; &amp; &quot; &apos; and character references are)", (const gchar *) name);
+}
+
+static void
+on_xml_error(void *user_data, xmlErrorPtr error)
+{
+  PdbLoader *self = user_data;
+
+  if (self->error || error->level < XML_ERR_ERROR)
+    return;
+
+  gchar *message = g_strchomp(g_strdup(error->message ? error->message : "XML error"));
+  g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s:%d:%d: %s",
+              self->file, error->line, error->int2, message);
+  g_free(message);
+}
+
+
+/* Reads up to sizeof the buffer; -1 with @error set on a read error. */
+static gssize
+read_chunk(int fd, const gchar *path, gchar *buffer, gsize size, GError **error)
+{
+  gssize n;
+
+  do
+    n = read(fd, buffer, size);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    {
+      int saved = errno;
+      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot read pattern database: %s",
+                  path, g_strerror(saved));
+    }
+  return n;
+}
+
+void
+pdb_xml_init(void)
+{
+  static gsize initialised = 0;
+
+  if (g_once_init_enter(&initialised))
+    {
+      xmlInitParser();
+      g_once_init_leave(&initialised, 1);
+    }
+}
+
+/* What the parser's read callback reads from. */
+typedef struct _PullSource
+{
+  int fd;
+  const gchar *path;
+  PdbLoader *loader;
+} PullSource;
+
+/* libxml2's read callback: bytes of the file, 0 at its end and after the
+ * first error (so parsing stops at the end of what it has), -1 when
+ * read() fails (the loader's error says why). */
+static int
+pull_read(void *context, char *buffer, int length)
+{
+  PullSource *source = context;
+  gssize n;
+
+  if (source->loader->error)
+    return 0;
+  n = read_chunk(source->fd, source->path, buffer, MIN(length, PDB_LOADER_CHUNK_SIZE),
+                 &source->loader->error);
+  return n < 0 ? -1 : (int) n;
+}
+
+/* Loads the file through libxml2's SAX2 pull parser (the reference front
+ * end), reading it from @fd in chunks. */
+void
+loader_read_with_libxml2(PdbLoader *self, int fd, const gchar *path)
+{
+  xmlSAXHandler sax;
+  memset(&sax, 0, sizeof(sax));
+  sax.initialized = XML_SAX2_MAGIC;
+  sax.startElementNs = on_start_element;
+  sax.endElementNs = on_end_element;
+  sax.characters = on_characters;
+  sax.cdataBlock = on_cdata;
+  sax.comment = on_comment;
+  sax.processingInstruction = on_processing_instruction;
+  sax.reference = on_reference;
+  sax.serror = on_xml_error;
+
+  /* The parser copies the handler and pulls the file through pull_read(). */
+  PullSource source = { fd, path, self };
+  xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(&sax, self, pull_read, NULL, &source,
+                                                XML_CHAR_ENCODING_NONE);
+  if (!ctxt)
+    {
+      if (!self->error)
+        g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: cannot create an XML parser", path);
+    }
+  else
+    {
+      xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
+      ctxt->replaceEntities = 0;
+      ctxt->loadsubset = 0;
+      self->ctxt = ctxt;
+
+      xmlParseDocument(ctxt);
+      if (!self->error && !ctxt->wellFormed)
+        g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
+
+      self->ctxt = NULL;
+      /* A DOCTYPE makes libxml2 keep a document for its declarations. */
+      if (ctxt->myDoc)
+        {
+          xmlFreeDoc(ctxt->myDoc);
+          ctxt->myDoc = NULL;
+        }
+      xmlFreeParserCtxt(ctxt);
+    }
+}
