@@ -308,8 +308,6 @@ static const BrokenRow broken_rows[] =
   { DB4(RULESET(RULE("", "<actions><action><create-context><message/></create-context></action></actions>"))),
     "<create-context", 0, PDB_DB_ERROR_STRUCTURE,
     "<create-context> has no context-id attribute in rule 'a'; add context-id='...'" },
-  { DB4(RULESET(RULE("", "<actions><action><message/><create-context context-id='x'/></action></actions>"))),
-    "<create-context", 0, PDB_DB_ERROR_STRUCTURE, "an <action> holds one <message> or one <create-context> (rule 'a')" },
   { DB4(RULESET(RULE("", "<values><value name='v' type='integer'>1</value></values>"))), "<value ", 0,
     PDB_DB_ERROR_STRUCTURE, "rule 'a': value 'v': unknown type 'integer', expected one of " PDB_TYPE_HINT_NAMES },
   /* Templates: [pdbtool] 3.38 fails the whole database for a(b). */
@@ -847,4 +845,29 @@ Test(load, mutated_files_load_or_fail_cleanly)
   g_free(path);
   g_free(contents);
   g_free(source);
+}
+
+Test(load, action_keeps_the_last_kind)
+{
+  /* [pdbtool] 3.38 loads an <action> with <message> and <create-context>
+   * and keeps the kind of the last one */
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  PdbLoadOptions options = options_collecting(warnings);
+  gchar *path = write_file("k.xml", DB4(RULESET(RULE("", "<actions><action><message><tag>m</tag></message>"
+                                                         "<create-context context-id='x'/></action></actions>"))));
+  PdbDatabase *db = pdb_database_load(path, &options, NULL);
+
+  cr_assert_not_null(db);
+  const PdbRule *rule = pdb_database_find_rule(db, "a");
+  const PdbAction *action = g_ptr_array_index(rule->actions, 0);
+  cr_expect(action->creates_context);
+  cr_expect_not(action->has_message);
+  cr_expect_eq(action->message.tags->len, 0, "the tags of the earlier <message> are dropped");
+  cr_expect_str_eq(action->create_context_id, "x");
+  cr_assert_eq(warnings->len, 1);
+  cr_expect(strstr(g_ptr_array_index(warnings, 0), "keeps the last kind"), "%s",
+            (const gchar *) g_ptr_array_index(warnings, 0));
+  pdb_database_unref(db);
+  g_ptr_array_unref(warnings);
+  g_free(path);
 }

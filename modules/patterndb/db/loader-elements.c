@@ -229,6 +229,15 @@ start_action(PdbLoader *self, const Attributes *attrs)
   g_free(value);
 }
 
+/* An action changes kind (<message> after <create-context> or the other
+ * way round): what the earlier element put in its message is dropped. */
+static void
+reset_action_message(PdbAction *action)
+{
+  pdb_synthetic_message_clear(&action->message);
+  pdb_synthetic_message_init(&action->message);
+}
+
 static void
 start_create_context(PdbLoader *self, const Attributes *attrs)
 {
@@ -236,12 +245,14 @@ start_create_context(PdbLoader *self, const Attributes *attrs)
   gchar *value;
 
   if (action->has_message || action->creates_context)
-    {
-      loader_fail(self, PDB_DB_ERROR_STRUCTURE,
-                  "an <action> holds one <message> or one <create-context> (rule '%s')", self->rule->id);
-      return;
-    }
+    loader_warn(self, NULL, "a second <message> or <create-context> in an <action> of rule '%s': "
+                "syslog-ng 3.38 keeps the last kind and adds to it", self->rule->id);
+  if (action->has_message)
+    reset_action_message(action);
+  action->has_message = FALSE;
   action->creates_context = TRUE;
+  g_clear_pointer(&action->create_context_id, g_free);
+  g_clear_pointer(&action->create_context_id_template, pdb_template_free);
 
   value = attr_dup(attrs, "context-timeout");
   if (value)
@@ -273,11 +284,11 @@ start_message(PdbLoader *self, const Attributes *attrs, LoaderState parent)
   if (parent == ST_ACTION)
     {
       if (action->has_message || action->creates_context)
-        {
-          loader_fail(self, PDB_DB_ERROR_STRUCTURE,
-                      "an <action> holds one <message> or one <create-context> (rule '%s')", self->rule->id);
-          return;
-        }
+        loader_warn(self, NULL, "a second <message> or <create-context> in an <action> of rule '%s': "
+                    "syslog-ng 3.38 keeps the last kind and adds to it", self->rule->id);
+      if (action->creates_context)
+        reset_action_message(action);
+      action->creates_context = FALSE;
       action->has_message = TRUE;
     }
   self->message = message;

@@ -150,6 +150,16 @@ on_xml_error(void *user_data, xmlErrorPtr error)
 
   if (self->error || error->level < XML_ERR_ERROR)
     return;
+  if (error->code == XML_ERR_ATTRIBUTE_REDEFINED)
+    {
+      /* 3.38 (GMarkup) loads such a file; libxml2, in recovery mode, goes
+       * on with the first of the two values */
+      PdbLocation at = { self->file, error->line, error->int2 };
+      self->xml_tolerated = TRUE;
+      loader_warn(self, &at, "%s (syslog-ng 3.38 loads this too, mostly taking the last value; "
+                  "this loader takes the first)", error->message ? g_strchomp(error->message) : "");
+      return;
+    }
 
   gchar *message = g_strchomp(g_strdup(error->message ? error->message : "XML error"));
   g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s:%d:%d: %s",
@@ -240,13 +250,15 @@ loader_read_with_libxml2(PdbLoader *self, int fd, const gchar *path)
     }
   else
     {
-      xmlCtxtUseOptions(ctxt, XML_PARSE_NONET);
+      /* recovery, to go on after a tolerated error (on_xml_error); any
+       * other error stops the load, since pull_read() then ends the input */
+      xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_RECOVER);
       ctxt->replaceEntities = 0;
       ctxt->loadsubset = 0;
       self->ctxt = ctxt;
 
       xmlParseDocument(ctxt);
-      if (!self->error && !ctxt->wellFormed)
+      if (!self->error && !ctxt->wellFormed && !self->xml_tolerated)
         g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
 
       self->ctxt = NULL;

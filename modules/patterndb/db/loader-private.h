@@ -95,6 +95,7 @@ typedef struct _PdbLoader
   xmlParserCtxtPtr ctxt;     /* libxml2 front end only: where its positions come from */
   PdbLocation here;         /* the front end's position, set before each event */
   GError *error;            /* the first error; parsing stops there */
+  gboolean xml_tolerated;   /* libxml2 reported an error that 3.38 does not make (a warning) */
 
   StackEntry *stack;        /* the open elements, stack[0] the document */
   guint depth;              /* entries in use (>= 1) */

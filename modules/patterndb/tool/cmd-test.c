@@ -193,9 +193,13 @@ test_database(const gchar *path, const TestOptions *opt, FileSummary *summary)
       const PdbRule *rule = g_ptr_array_index(order, i);
       const PdbExample *ex = g_ptr_array_index(order, i + 1);
 
-      if (!ex->program)
+      /* as pdbtool: an example needs both; one without either is skipped silently */
+      if (!ex->program || !ex->message)
         {
-          printf("NOT Testing message as program is unset: message='%s'\n", ex->message ? ex->message : "");
+          if (ex->message)
+            printf("NOT Testing message as program is unset: message='%s'\n", ex->message);
+          else if (ex->program)
+            printf("NOT Testing message as message is unset: program='%s'\n", ex->program);
           summary->skipped++;
           continue;
         }
