@@ -113,7 +113,25 @@ RULE = [
      "\tcontext-scope='host'\n\tclass='k'>\n<pattern>q</pattern>", ["q"], ""),
 ]
 
+CONFLICTS = ("<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>{}</rules>"
+             "</ruleset></patterndb>")
 DOCS = [
+    ("conflict-two-rules", CONFLICTS.format(
+        "<rule id='r1'><pattern>a @NUMBER:n@</pattern><examples><example><test_message program='p'>a 5"
+        "</test_message></example></examples></rule><rule id='r2'><pattern>a @STRING:s@</pattern>"
+        "<pattern>a @ANYSTRING:t@</pattern><examples><example><test_message program='p'>a x</test_message>"
+        "</example></examples></rule>"), ["a 5", "a x"], ""),
+    ("conflict-and-mismatch", CONFLICTS.format(
+        "<rule id='r1'><patterns><pattern>a @NUMBER:n@</pattern><pattern>a @ESTRING:m:x@</pattern></patterns>"
+        "<examples><example><test_message program='p'>a 5x</test_message></example></examples></rule>"
+        "<rule id='r2'><pattern>a @STRING:s@</pattern><pattern>a @ANYSTRING:t@</pattern><examples><example>"
+        "<test_message program='p'>a 5</test_message></example></examples></rule>"), ["a 5", "a 5x"], ""),
+    ("conflict-literal-over-parser", CONFLICTS.format(
+        "<rule id='any'><pattern>user @ESTRING:u: @logged in</pattern><examples><example>"
+        "<test_message program='p'>user bob logged in</test_message></example></examples></rule>"
+        "<rule id='root'><pattern>user root logged in</pattern><examples><example>"
+        "<test_message program='p'>user root logged in</test_message></example></examples></rule>"),
+     ["user root logged in", "user bob logged in"], ""),
     ("rule-no-id", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
      "<rule class='c'><pattern>a</pattern></rule></rules></ruleset></patterndb>", ["a"], ""),
     ("ruleset-no-name", "<patterndb version='4'><ruleset><pattern>p</pattern><rules><rule id='r'>"

@@ -71,6 +71,22 @@ check "variants that 3.38 refuses: $n_refused (at least 12)" [ "$n_refused" -ge 
 check_eq "the canonical variant loads without a warning" "" \
   "$("$PATTERNDB" match -p "$V/canonical.xml" -P p -M x 2>&1 >/dev/null)"
 
+# --- rule conflicts: listed as pdbtool lists them (above); failures on request --
+for name in conflict-two-rules conflict-literal-over-parser; do
+  "$PDBTOOL" test "$V/$name.xml" > /dev/null 2>&1; ref_rc=$?
+  "$PATTERNDB" test --strict "$V/$name.xml" > /dev/null 2>&1; ours_rc=$?
+  check_eq "$name: pdbtool test passes with a rule conflict" 0 "$ref_rc"
+  check_eq "$name: test --strict fails on it" 2 "$ours_rc"
+  "$PATTERNDB" lint -p "$V/$name.xml" > "$T/lint.out" 2>&1; lint_rc=$?
+  check "$name: lint without --conflicts does not report it" \
+    [ "$(grep -c 'rule-conflict' "$T/lint.out")" -eq 0 ]
+  "$PATTERNDB" lint --conflicts -p "$V/$name.xml" > "$T/lint.out" 2>&1; lint_rc=$?
+  check "$name: lint --conflicts warns with file:line:column (exit $lint_rc)" \
+    grep -qE "$name\.xml:[0-9]+:[0-9]+: warning: \[rule-conflict\]" "$T/lint.out"
+done
+check_eq "a rule two of whose patterns match is listed twice in each of its two conflicts" 4 \
+  "$("$PATTERNDB" test "$V/conflict-two-rules.xml" | grep -c '^  r2$')"
+
 # --- deliberate differences (more lenient than 3.38), both sides pinned -------
 # a repeated attribute: 3.38 mostly takes the last value, libxml2 the first
 printf "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r' id='s'><pattern>a</pattern></rule></rules></ruleset></patterndb>\n" > "$T/dup.xml"
