@@ -108,8 +108,9 @@ take_member(const gchar *name, const gchar *value, gsize length, gpointer user_d
     g_string_assign(m->program, value);
   else if (strcmp(name, "msg") == 0)
     {
-      /* rsyslog keeps the blank after "prog:"; pdbtool and syslog-ng drop it. */
-      while (length > 0 && (*value == ' ' || *value == '\t'))
+      /* rsyslog's msg is all that follows "prog:", the usual blank
+       * included; syslog-ng drops that one space, and only it. */
+      if (length > 0 && *value == ' ')
         {
           value++;
           length--;
