@@ -12,7 +12,8 @@
  * (loader.c), since only the element each wrapper is named for belongs in
  * it. A rule also takes <pattern>, <tag>, <value> and <url> directly.
  *
- * Invariant: the table is constant; lookups are thread-safe.
+ * Invariant: the table is constant and its per-parent index is built once
+ * (g_once), so lookups are thread-safe.
  */
 #include "db/loader-private.h"
 
@@ -45,84 +46,102 @@ static const gchar *const state_elements[] =
   [ST_CREATE_CONTEXT] = "create-context",
 };
 
-/* @child == @parent with @wrapper set: a wrapper. */
+/* The elements wrappers are meant to hold: one string each, so that the
+ * loader compares pointers (loader.c). */
+static const gchar el_pattern[] = "pattern";
+static const gchar el_url[] = "url";
+static const gchar el_tag[] = "tag";
+static const gchar el_value[] = "value";
+
+/* A wrapper leaves the state as it is (@child == @parent) and names the
+ * element it is meant to hold (@wraps); NULL for the other elements. */
 static const struct
 {
   LoaderState parent;
   const gchar *element;
   LoaderState child;
-  gboolean wrapper;
+  const gchar *wraps;
 } transitions[] =
 {
-  { ST_DOCUMENT, "patterndb", ST_PATTERNDB, FALSE },
-  { ST_PATTERNDB, "ruleset", ST_RULESET, FALSE },
-  { ST_RULESET, "pattern", ST_RULESET_PATTERN, FALSE },
-  { ST_RULESET, "patterns", ST_RULESET, TRUE },
-  { ST_RULESET, "rules", ST_RULES, FALSE },
-  { ST_RULESET, "description", ST_RULESET_DESCRIPTION, FALSE },
-  { ST_RULESET, "url", ST_RULESET_URL, FALSE },
-  { ST_RULESET, "urls", ST_RULESET, TRUE },
-  { ST_RULES, "rule", ST_RULE, FALSE },
-  { ST_RULE, "patterns", ST_RULE, TRUE },
-  { ST_RULE, "pattern", ST_RULE_PATTERN, FALSE },
-  { ST_RULE, "description", ST_RULE_DESCRIPTION, FALSE },
-  { ST_RULE, "urls", ST_RULE, TRUE },
-  { ST_RULE, "url", ST_RULE_URL, FALSE },
-  { ST_RULE, "tags", ST_RULE, TRUE },
-  { ST_RULE, "tag", ST_TAG, FALSE },
-  { ST_RULE, "values", ST_RULE, TRUE },
-  { ST_RULE, "value", ST_VALUE, FALSE },
-  { ST_RULE, "examples", ST_EXAMPLES, FALSE },
-  { ST_RULE, "actions", ST_ACTIONS, FALSE },
-  { ST_EXAMPLES, "example", ST_EXAMPLE, FALSE },
-  { ST_EXAMPLE, "test_message", ST_TEST_MESSAGE, FALSE },
-  { ST_EXAMPLE, "test_values", ST_TEST_VALUES, FALSE },
-  { ST_TEST_VALUES, "test_value", ST_TEST_VALUE, FALSE },
-  { ST_ACTIONS, "action", ST_ACTION, FALSE },
-  { ST_ACTION, "message", ST_MESSAGE, FALSE },
-  { ST_ACTION, "create-context", ST_CREATE_CONTEXT, FALSE },
-  { ST_CREATE_CONTEXT, "message", ST_MESSAGE, FALSE },
-  { ST_MESSAGE, "values", ST_MESSAGE, TRUE },
-  { ST_MESSAGE, "value", ST_VALUE, FALSE },
-  { ST_MESSAGE, "tags", ST_MESSAGE, TRUE },
-  { ST_MESSAGE, "tag", ST_TAG, FALSE },
+  { ST_DOCUMENT, "patterndb", ST_PATTERNDB, NULL },
+  { ST_PATTERNDB, "ruleset", ST_RULESET, NULL },
+  { ST_RULESET, el_pattern, ST_RULESET_PATTERN, NULL },
+  { ST_RULESET, "patterns", ST_RULESET, el_pattern },
+  { ST_RULESET, "rules", ST_RULES, NULL },
+  { ST_RULESET, "description", ST_RULESET_DESCRIPTION, NULL },
+  { ST_RULESET, el_url, ST_RULESET_URL, NULL },
+  { ST_RULESET, "urls", ST_RULESET, el_url },
+  { ST_RULES, "rule", ST_RULE, NULL },
+  { ST_RULE, "patterns", ST_RULE, el_pattern },
+  { ST_RULE, el_pattern, ST_RULE_PATTERN, NULL },
+  { ST_RULE, "description", ST_RULE_DESCRIPTION, NULL },
+  { ST_RULE, "urls", ST_RULE, el_url },
+  { ST_RULE, el_url, ST_RULE_URL, NULL },
+  { ST_RULE, "tags", ST_RULE, el_tag },
+  { ST_RULE, el_tag, ST_TAG, NULL },
+  { ST_RULE, "values", ST_RULE, el_value },
+  { ST_RULE, el_value, ST_VALUE, NULL },
+  { ST_RULE, "examples", ST_EXAMPLES, NULL },
+  { ST_RULE, "actions", ST_ACTIONS, NULL },
+  { ST_EXAMPLES, "example", ST_EXAMPLE, NULL },
+  { ST_EXAMPLE, "test_message", ST_TEST_MESSAGE, NULL },
+  { ST_EXAMPLE, "test_values", ST_TEST_VALUES, NULL },
+  { ST_TEST_VALUES, "test_value", ST_TEST_VALUE, NULL },
+  { ST_ACTIONS, "action", ST_ACTION, NULL },
+  { ST_ACTION, "message", ST_MESSAGE, NULL },
+  { ST_ACTION, "create-context", ST_CREATE_CONTEXT, NULL },
+  { ST_CREATE_CONTEXT, "message", ST_MESSAGE, NULL },
+  { ST_MESSAGE, "values", ST_MESSAGE, el_value },
+  { ST_MESSAGE, el_value, ST_VALUE, NULL },
+  { ST_MESSAGE, "tags", ST_MESSAGE, el_tag },
+  { ST_MESSAGE, el_tag, ST_TAG, NULL },
 };
 
-/* What each wrapper is named for. */
-static const struct
+/* The transitions of each parent state, as indexes into transitions[]
+ * (built once), so an element is looked up among its parent's few. */
+#define MAX_CHILDREN 12
+
+static struct
 {
-  const gchar *wrapper;
-  const gchar *wrapped;
-} wrapped_elements[] =
+  guint8 count;
+  guint8 index[MAX_CHILDREN];
+} children_of[ST_COUNT];
+
+void
+loader_grammar_init(void)
 {
-  { "patterns", "pattern" },
-  { "urls", "url" },
-  { "tags", "tag" },
-  { "values", "value" },
-};
+  static gsize done = 0;
+
+  if (g_once_init_enter(&done))
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS(transitions); i++)
+        {
+          LoaderState parent = transitions[i].parent;
+
+          g_assert(children_of[parent].count < MAX_CHILDREN);
+          children_of[parent].index[children_of[parent].count++] = (guint8) i;
+        }
+      g_once_init_leave(&done, 1);
+    }
+}
 
 gboolean
-loader_grammar_child(LoaderState parent, const gchar *element, LoaderState *child, const gchar **wrapper)
+loader_grammar_child(LoaderState parent, const gchar *element, LoaderState *child,
+                     const gchar **element_name, const gchar **wrapper, const gchar **wraps)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS(transitions); i++)
+  for (guint k = 0; k < children_of[parent].count; k++)
     {
-      if (transitions[i].parent != parent || transitions[i].element[0] != element[0]
-          || strcmp(transitions[i].element, element) != 0)
+      gsize i = children_of[parent].index[k];
+
+      if (transitions[i].element[0] != element[0] || strcmp(transitions[i].element, element) != 0)
         continue;
       *child = transitions[i].child;
-      *wrapper = transitions[i].wrapper ? transitions[i].element : NULL;
+      *element_name = transitions[i].element;
+      *wrapper = transitions[i].wraps ? transitions[i].element : NULL;
+      *wraps = transitions[i].wraps;
       return TRUE;
     }
   return FALSE;
-}
-
-const gchar *
-loader_grammar_wrapped(const gchar *wrapper)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS(wrapped_elements); i++)
-    if (strcmp(wrapped_elements[i].wrapper, wrapper) == 0)
-      return wrapped_elements[i].wrapped;
-  return NULL;
 }
 
 gchar *
@@ -145,26 +164,4 @@ const gchar *
 loader_grammar_element(LoaderState state)
 {
   return state_elements[state];
-}
-
-gboolean
-loader_grammar_holds_text(LoaderState state)
-{
-  switch (state)
-    {
-    case ST_RULESET_PATTERN:
-    case ST_RULESET_DESCRIPTION:
-    case ST_RULESET_URL:
-    case ST_RULE_PATTERN:
-    case ST_RULE_DESCRIPTION:
-    case ST_RULE_URL:
-    case ST_TAG:
-    case ST_VALUE:
-    case ST_EXAMPLE:
-    case ST_TEST_MESSAGE:
-    case ST_TEST_VALUE:
-      return TRUE;
-    default:
-      return FALSE;
-    }
 }

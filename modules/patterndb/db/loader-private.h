@@ -59,12 +59,14 @@ typedef enum
   ST_COUNT
 } LoaderState;
 
-/* An open element: the state it puts the loader in, its name when it is a
- * wrapper (NULL otherwise), and where its start tag begins. */
+/* An open element: the state it puts the loader in, its name and the
+ * element it is meant to hold when it is a wrapper (both NULL otherwise),
+ * and where its start tag begins. */
 typedef struct _StackEntry
 {
   LoaderState state;
   const gchar *wrapper;
+  const gchar *wraps;
   PdbLocation location;
 } StackEntry;
 
@@ -147,19 +149,30 @@ void loader_markup(PdbLoader *self, gboolean cdata, gsize length, const PdbLocat
 
 /* ---- loader-grammar.c --------------------------------------------------- */
 
-/* What @element does inside @parent: TRUE with @child set (and @wrapper
- * set to the element's name when it is a wrapper), FALSE when 3.38
- * refuses it there. */
+/* Builds the grammar's index, once per process; before any lookup. */
+void loader_grammar_init(void);
+/* What @element does inside @parent: TRUE with @child set (and, when it
+ * is a wrapper, @wrapper to its name and @wraps to the element it is meant
+ * to hold, "pattern" for "patterns"; else both NULL), FALSE when 3.38
+ * refuses it there. @element_name: the grammar's copy of the name (so a
+ * wrapper's @wraps is compared by pointer). */
 gboolean loader_grammar_child(LoaderState parent, const gchar *element, LoaderState *child,
-                              const gchar **wrapper);
-/* The element a wrapper is meant to hold ("pattern" for "patterns"). */
-const gchar *loader_grammar_wrapped(const gchar *wrapper);
+                              const gchar **element_name, const gchar **wrapper, const gchar **wraps);
 /* The elements 3.38 takes inside @parent, as "<a>, <b>" (g_free() it). */
 gchar *loader_grammar_expected(LoaderState parent);
 /* The name of the element that puts the loader in @state. */
 const gchar *loader_grammar_element(LoaderState state);
 /* Whether 3.38 reads the text of @state (or ignores it without error). */
-gboolean loader_grammar_holds_text(LoaderState state);
+static inline gboolean
+loader_grammar_holds_text(LoaderState state)
+{
+  static const guint32 text_states =
+    1u << ST_RULESET_PATTERN | 1u << ST_RULESET_DESCRIPTION | 1u << ST_RULESET_URL
+    | 1u << ST_RULE_PATTERN | 1u << ST_RULE_DESCRIPTION | 1u << ST_RULE_URL | 1u << ST_TAG
+    | 1u << ST_VALUE | 1u << ST_EXAMPLE | 1u << ST_TEST_MESSAGE | 1u << ST_TEST_VALUE;
+
+  return (text_states >> state) & 1;
+}
 
 /* ---- loader-attrs.c ----------------------------------------------------- */
 

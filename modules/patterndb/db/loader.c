@@ -85,10 +85,11 @@ top_state(PdbLoader *self)
 }
 
 /* A piece begins at @at (inside the root element only, as in GMarkup). */
-static void
+static inline void
 open_piece(PdbLoader *self, const PdbLocation *at, const PdbLocation *start)
 {
-  g_string_truncate(self->text, 0);
+  self->text->len = 0;
+  self->text->str[0] = '\0';
   self->piece_open = self->depth > 1;
   self->text_location = *at;
   self->text_start = *start;
@@ -96,12 +97,10 @@ open_piece(PdbLoader *self, const PdbLocation *at, const PdbLocation *start)
 
 /* Hands the piece being read to the open element. */
 static void
-hand_over_piece(PdbLoader *self)
+hand_over_open_piece(PdbLoader *self)
 {
   LoaderState state = top_state(self);
 
-  if (!self->piece_open)
-    return;
   self->piece_open = FALSE;
   if (!loader_grammar_holds_text(state))
     return;
@@ -114,10 +113,22 @@ hand_over_piece(PdbLoader *self)
   self->pieces++;
 }
 
+static inline void
+hand_over_piece(PdbLoader *self)
+{
+  if (!self->piece_open)
+    return;
+  /* most pieces are the blanks between elements */
+  if (!loader_grammar_holds_text(top_state(self)))
+    self->piece_open = FALSE;
+  else
+    hand_over_open_piece(self);
+}
+
 /* ---- events (both front ends) ----------------------------------------- */
 
 static void
-push_element(PdbLoader *self, LoaderState state, const gchar *wrapper)
+push_element(PdbLoader *self, LoaderState state, const gchar *wrapper, const gchar *wraps)
 {
   if (self->depth == self->stack_capacity)
     {
@@ -126,6 +137,7 @@ push_element(PdbLoader *self, LoaderState state, const gchar *wrapper)
     }
   self->stack[self->depth].state = state;
   self->stack[self->depth].wrapper = wrapper;
+  self->stack[self->depth].wraps = wraps;
   self->stack[self->depth].location = self->start_location;
   self->depth++;
 }
@@ -156,9 +168,9 @@ loader_start_element(PdbLoader *self, const gchar *element, const Attributes *at
                      const PdbLocation *start, const PdbLocation *tag_end, gboolean empty)
 {
   LoaderState parent = top_state(self);
-  const gchar *inside = self->stack[self->depth - 1].wrapper;
+  const StackEntry *top = &self->stack[self->depth - 1];
   LoaderState child;
-  const gchar *wrapper;
+  const gchar *name, *wrapper, *wraps;
 
   if (self->error)
     return;
@@ -168,17 +180,17 @@ loader_start_element(PdbLoader *self, const gchar *element, const Attributes *at
     return;
   self->start_location = *start;
   self->in_start_tag = TRUE;
-  if (!loader_grammar_child(parent, element, &child, &wrapper))
+  if (!loader_grammar_child(parent, element, &child, &name, &wrapper, &wraps))
     {
       fail_unknown_element(self, parent, element);
       self->in_start_tag = FALSE;
       return;
     }
-  if (inside && strcmp(loader_grammar_wrapped(inside), element) != 0)
+  if (top->wraps && top->wraps != name)
     loader_warn(self, NULL, "<%s> inside <%s>: syslog-ng 3.38 reads it as if it stood in <%s>; "
-                "move it out of <%s>", element, inside, loader_grammar_element(parent), inside);
+                "move it out of <%s>", element, top->wrapper, loader_grammar_element(parent), top->wrapper);
 
-  push_element(self, child, wrapper);
+  push_element(self, child, wrapper, wraps);
   self->pieces = 0;
   /* The front end stands on the start tag's '>': text begins one column on. */
   PdbLocation text_start = *tag_end;
@@ -322,6 +334,7 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   gsize size = 0;
 
   pdb_xml_init();
+  loader_grammar_init();
   int fd = open_file(path, &size, error);
   if (fd < 0)
     return FALSE;
@@ -336,7 +349,7 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   self.stack_capacity = 16;
   self.stack = g_new(StackEntry, self.stack_capacity);
   self.text = g_string_new(NULL);
-  StackEntry document = { ST_DOCUMENT, NULL, { file, 1, 1 } };
+  StackEntry document = { ST_DOCUMENT, NULL, NULL, { file, 1, 1 } };
   self.stack[0] = document;
   self.depth = 1;
 
