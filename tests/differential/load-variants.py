@@ -109,6 +109,18 @@ RULE = [
     ("rule-duplicate-id", "<pattern>a</pattern></rule><rule id='r' class='e'><pattern>b</pattern>",
      ["a", "b"], ""),
     ("rule-no-class", "<pattern>a</pattern></rule><rule id='q'><pattern>q</pattern>", ["q"], ""),
+    ("rule-class-id-empty", "<pattern>a</pattern></rule><rule id='' class=''><pattern>q</pattern>",
+     ["a", "q"], ""),
+    ("pattern-blank-only", "<pattern>a</pattern><pattern>   </pattern>", ["a", "   "], ""),
+    ("wrapper-attributes", "<patterns x='1'><pattern>a</pattern></patterns><values y='2'>"
+     "<value name='v'>1</value></values><tags z='3'><tag>t</tag></tags>", ["a"], ""),
+    ("inherit-mode-bad", "<pattern>a</pattern><actions><action><message inherit-mode='sometimes'/>"
+     "</action></actions>", ["a"], ""),
+    ("action-rate-odd", "<pattern>a</pattern><actions><action rate='x/y' trigger='match'><message>"
+     "<value name='MESSAGE'>m</value></message></action></actions>", ["a"], ""),
+    ("test-message-in-examples", "<pattern>a</pattern><examples><test_message program='p'>a</test_message>"
+     "</examples>", ["a"], ""),
+    ("test-values-in-examples", "<pattern>a</pattern><examples><test_values/></examples>", ["a"], ""),
     ("rule-multiline-attributes", "<pattern>a</pattern></rule><rule\n\tprovider='x'\n\tid='q'\n"
      "\tcontext-scope='host'\n\tclass='k'>\n<pattern>q</pattern>", ["q"], ""),
 ]
@@ -159,6 +171,17 @@ DOCS = [
      "<test_value name=\"u\">bob</test_value><test_value name=\"proto\">imap</test_value></test_values>"
      "</example></examples><tags><tag>t</tag></tags><values><value name=\"res\">ok</value></values>"
      "</rule></rules></ruleset></patterndb>", ["login: bob ok", "other"], ""),
+    ("ruleset-pattern-after-rules", "<patterndb version='4'><ruleset name='p' id='p'><rules><rule id='r'>"
+     "<pattern>a</pattern></rule></rules><pattern>p</pattern><pattern>q</pattern></ruleset></patterndb>",
+     ["a"], ""),
+    ("rulesets-same-program", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
+     "<rule id='r'><pattern>a</pattern></rule></rules></ruleset><ruleset name='p2' id='p2'>"
+     "<pattern>p</pattern><rules><rule id='s'><pattern>b</pattern></rule></rules></ruleset></patterndb>",
+     ["a", "b"], ""),
+    ("rulesets-mismatching-programs", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern>"
+     "<rules><rule id='r'><pattern>a</pattern></rule></rules></ruleset><ruleset name='q' id='q'>"
+     "<pattern>q</pattern><pattern>p</pattern><rules><rule id='s'><pattern>b</pattern></rule></rules>"
+     "</ruleset></patterndb>", ["a", "b"], ""),
     ("ruleset-stray-text", "<patterndb version='4'><ruleset name='p' id='p'>junk<pattern>p</pattern>"
      "</ruleset></patterndb>", ["a"], ""),
     ("ruleset-two-rules-blocks", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern>"
