@@ -109,6 +109,9 @@ RULE = [
     ("rule-duplicate-id", "<pattern>a</pattern></rule><rule id='r' class='e'><pattern>b</pattern>",
      ["a", "b"], ""),
     ("rule-no-class", "<pattern>a</pattern></rule><rule id='q'><pattern>q</pattern>", ["q"], ""),
+    ("tags-quoted", "<pattern>a</pattern><tag>a,b</tag><tag>x y</tag><tag>q\"r</tag><tag>it's</tag>"
+     "<tag></tag><tag>b\\\\s</tag><tag>t&#9;n&#10;r&#13;</tag><tag>&#34;&#92;</tag><tag>x&#34;y'z</tag>"
+     "<tag>(p)=;:</tag><tag>\u00e9</tag>", ["a"], ""),
     ("rule-class-id-empty", "<pattern>a</pattern></rule><rule id='' class=''><pattern>q</pattern>",
      ["a", "q"], ""),
     ("pattern-blank-only", "<pattern>a</pattern><pattern>   </pattern>", ["a", "   "], ""),

@@ -122,5 +122,13 @@ check "difference: 3.38 loads a file with a second root element" [ $? -eq 0 ]
 "$PATTERNDB" match -p "$T/two-roots.xml" -P p -M a > /dev/null 2> "$T/ours.err"
 check "difference: patterndb refuses it, naming file:line:column" grep -q 'two-roots.xml:1:[0-9]*: Extra content' "$T/ours.err"
 
+# a character XML 1.0 forbids (a control character, raw or as &#27;):
+# GMarkup takes it, libxml2 refuses the file
+printf "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a&#27;b</pattern></rule></rules></ruleset></patterndb>\n" > "$T/ctl.xml"
+ref_loads "$T/ctl.xml"
+check "difference: 3.38 loads &#27; in a pattern" [ $? -eq 0 ]
+"$PATTERNDB" match -p "$T/ctl.xml" -P p -M a > /dev/null 2> "$T/ours.err"
+check "difference: patterndb refuses it, naming file:line:column" grep -q 'ctl.xml:1:[0-9]*: .*invalid xmlChar value 27' "$T/ours.err"
+
 diag "$n_loaded variants loaded by both, $n_refused refused by both"
 done_testing

@@ -694,6 +694,44 @@ sort_set(PdbToolMessage *msg)
     qsort(msg->set_tags.data, msg->set_tags.len, sizeof(guint), compare_uint);
 }
 
+/*
+ * One tag of the TAGS list as syslog-ng writes list items: as it is, unless
+ * it is empty or holds a blank, a quote, a backslash, a comma or one of
+ * \t \n \r \f \b; then quoted, with single quotes when it holds '"' but
+ * no '\'', else double quotes, and the quote, the backslash and those
+ * control characters escaped (\" \\ \t \n \r \f \b).
+ */
+static void
+append_list_item(GString *out, const gchar *item)
+{
+  static const gchar needs_quotes[] = " ,\"'\\\t\n\r\f\b";
+
+  if (item[0] && !item[strcspn(item, needs_quotes)])
+    {
+      g_string_append(out, item);
+      return;
+    }
+  gchar quote = strchr(item, '"') && !strchr(item, '\'') ? '\'' : '"';
+  g_string_append_c(out, quote);
+  for (const gchar *p = item; *p; p++)
+    {
+      static const gchar controls[] = "\t\n\r\f\b";
+      static const gchar letters[] = "tnrfb";
+      const gchar *control = *p ? strchr(controls, *p) : NULL;
+
+      if (*p == quote || *p == '\\')
+        g_string_append_c(out, '\\');
+      else if (control)
+        {
+          g_string_append_c(out, '\\');
+          g_string_append_c(out, letters[control - controls]);
+          continue;
+        }
+      g_string_append_c(out, *p);
+    }
+  g_string_append_c(out, quote);
+}
+
 void
 pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out)
 {
@@ -706,7 +744,7 @@ pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out)
 
       if (!first)
         g_string_append_c(out, ',');
-      g_string_append(out, g_ptr_array_index(msg->tag_names, id - 1));
+      append_list_item(out, g_ptr_array_index(msg->tag_names, id - 1));
       first = FALSE;
     }
 }
