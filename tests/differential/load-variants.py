@@ -212,6 +212,22 @@ DOCS = [
     ("doctype-comments-pi", "<?xml version='1.0'?><!DOCTYPE patterndb><!-- c --><patterndb version='4'>"
      "<?pi x?><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a<?pi x?>b"
      "</pattern></rule></rules></ruleset></patterndb><!-- after -->", ["a", "b"], "cut in pieces"),
+    ("comment-double-hyphen", "<!-- ---- a section ---- --><patterndb version='4'><ruleset name='p' id='p'>"
+     "<pattern>p</pattern><rules><rule id='r'><pattern>a<!-- x -- y -->b</pattern></rule></rules></ruleset>"
+     "</patterndb>", ["a", "b", "ab"], "Double hyphen within comment"),
+    ("declaration-not-first", "\n\n<?xml version='1.0'?>\n<patterndb version='4'><ruleset name='p' id='p'>"
+     "<pattern>p</pattern><rules><rule id='r'><pattern>a</pattern></rule></rules></ruleset></patterndb>",
+     ["a"], "XML declaration allowed only at the start"),
+    ("declaration-version-2", "<?xml version='2.0'?><patterndb version='4'><ruleset name='p' id='p'>"
+     "<pattern>p</pattern><rules><rule id='r'><pattern>a</pattern></rule></rules></ruleset></patterndb>",
+     ["a"], "Unsupported version"),
+    ("pi-named-xml-in-pattern", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
+     "<rule id='r'><pattern>a<?xml x?>b</pattern></rule></rules></ruleset></patterndb>", ["a", "b"],
+     "XML declaration allowed only at the start"),
+    ("control-characters", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
+     "<rule id='r'><pattern>a&#27;[@NUMBER:n@m</pattern><pattern>b\x01c\x1fd</pattern><value name='v'>"
+     "x&#x1b;y</value></rule></rules></ruleset></patterndb>", ["a\x1b[1m", "b\x01c\x1fd", "a[1m"],
+     "invalid xmlChar value 27"),
     ("duplicate-attribute-value", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern>"
      "<rules><rule id='r'><pattern>a</pattern><value name='v' name='w'>x</value></rule></rules>"
      "</ruleset></patterndb>", ["a"], "redefined"),

@@ -122,13 +122,21 @@ check "difference: 3.38 loads a file with a second root element" [ $? -eq 0 ]
 "$PATTERNDB" match -p "$T/two-roots.xml" -P p -M a > /dev/null 2> "$T/ours.err"
 check "difference: patterndb refuses it, naming file:line:column" grep -q 'two-roots.xml:1:[0-9]*: Extra content' "$T/ours.err"
 
-# a character XML 1.0 forbids (a control character, raw or as &#27;):
-# GMarkup takes it, libxml2 refuses the file
-printf "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a&#27;b</pattern></rule></rules></ruleset></patterndb>\n" > "$T/ctl.xml"
-ref_loads "$T/ctl.xml"
-check "difference: 3.38 loads &#27; in a pattern" [ $? -eq 0 ]
-"$PATTERNDB" match -p "$T/ctl.xml" -P p -M a > /dev/null 2> "$T/ours.err"
-check "difference: patterndb refuses it, naming file:line:column" grep -q 'ctl.xml:1:[0-9]*: .*invalid xmlChar value 27' "$T/ours.err"
+# what libxml2 cannot recover from as GMarkup reads it: a control character
+# in an attribute value, ']]>' in text, '<' in an attribute value
+diffs=(
+  "ctl-attr|<patterndb version='4'><ruleset name='p&#27;q' id='p'><pattern>p</pattern></ruleset></patterndb>|invalid xmlChar value 27"
+  "cdata-end|<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a]]>b</pattern></rule></rules></ruleset></patterndb>|not allowed in content"
+  "lt-attr|<patterndb version='4'><ruleset name='a<b' id='p'><pattern>p</pattern></ruleset></patterndb>|not allowed in attributes values"
+)
+for d in "${diffs[@]}"; do
+  IFS='|' read -r name xml msg <<< "$d"
+  printf '%s\n' "$xml" > "$T/$name.xml"
+  ref_loads "$T/$name.xml"
+  check "difference: 3.38 loads $name" [ $? -eq 0 ]
+  "$PATTERNDB" match -p "$T/$name.xml" -P p -M a > /dev/null 2> "$T/ours.err"
+  check "difference: patterndb refuses $name, naming file:line:column" grep -q "$name.xml:1:[0-9]*: .*$msg" "$T/ours.err"
+done
 
 diag "$n_loaded variants loaded by both, $n_refused refused by both"
 done_testing

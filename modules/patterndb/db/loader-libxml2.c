@@ -143,6 +143,50 @@ on_reference(void *user_data, const xmlChar *name)
               "(only &lt; &gt; &amp; &quot; &apos; and character references are)", (const gchar *) name);
 }
 
+/*
+ * Errors of libxml2 that 3.38 (GMarkup) does not make, and after which
+ * libxml2's recovery mode goes on exactly as GMarkup does: TRUE, with a
+ * warning, when @error is one. A control character in content (raw or as a
+ * reference) is handed to the loader as the text it stands for, as
+ * GMarkup reads it; a repeated attribute keeps its first value (3.38
+ * mostly the last).
+ */
+static gboolean
+tolerate_xml_error(PdbLoader *self, xmlErrorPtr error)
+{
+  PdbLocation at = { self->file, error->line, error->int2 };
+  const gchar *what = "";
+  gchar *message = g_strchomp(g_strdup(error->message ? error->message : ""));
+
+  switch (error->code)
+    {
+    case XML_ERR_ATTRIBUTE_REDEFINED:
+      what = "; this loader takes the first value, 3.38 mostly the last";
+      break;
+    case XML_ERR_HYPHEN_IN_COMMENT:
+    case XML_ERR_RESERVED_XML_NAME:
+    case XML_ERR_UNKNOWN_VERSION:
+      break;
+    case XML_ERR_INVALID_CHAR:
+      if (!self->ctxt || self->ctxt->instate != XML_PARSER_CONTENT || error->int1 < 1 || error->int1 >= 0x20)
+        {
+          g_free(message);
+          return FALSE;
+        }
+      gchar c = (gchar) error->int1;
+      PdbLocation here = xml_location(self);
+      loader_text(self, &c, 1, &here);
+      break;
+    default:
+      g_free(message);
+      return FALSE;
+    }
+  self->xml_tolerated = TRUE;
+  loader_warn(self, &at, "%s (syslog-ng 3.38 loads this too%s)", message, what);
+  g_free(message);
+  return TRUE;
+}
+
 static void
 on_xml_error(void *user_data, xmlErrorPtr error)
 {
@@ -150,16 +194,8 @@ on_xml_error(void *user_data, xmlErrorPtr error)
 
   if (self->error || error->level < XML_ERR_ERROR)
     return;
-  if (error->code == XML_ERR_ATTRIBUTE_REDEFINED)
-    {
-      /* 3.38 (GMarkup) loads such a file; libxml2, in recovery mode, goes
-       * on with the first of the two values */
-      PdbLocation at = { self->file, error->line, error->int2 };
-      self->xml_tolerated = TRUE;
-      loader_warn(self, &at, "%s (syslog-ng 3.38 loads this too, mostly taking the last value; "
-                  "this loader takes the first)", error->message ? g_strchomp(error->message) : "");
-      return;
-    }
+  if (tolerate_xml_error(self, error))
+    return;
 
   gchar *message = g_strchomp(g_strdup(error->message ? error->message : "XML error"));
   g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s:%d:%d: %s",
