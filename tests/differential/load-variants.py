@@ -228,6 +228,12 @@ DOCS = [
      "<rule id='r'><pattern>a&#27;[@NUMBER:n@m</pattern><pattern>b\x01c\x1fd</pattern><value name='v'>"
      "x&#x1b;y</value></rule></rules></ruleset></patterndb>", ["a\x1b[1m", "b\x01c\x1fd", "a[1m"],
      "invalid xmlChar value 27"),
+    ("two-root-elements", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
+     "<rule id='r'><pattern>a</pattern></rule></rules></ruleset></patterndb>\n<?xml version='1.0'?>\n"
+     "<patterndb version='4'><ruleset name='q' id='q'><pattern>q</pattern><rules><rule id='s'>"
+     "<pattern>b</pattern></rule></rules></ruleset></patterndb>", ["a", "b"],
+     "reads what follows as another document"),
+    ("text-after-root", "<patterndb version='4'/>junk", ["a"], ""),
     ("duplicate-attribute-value", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern>"
      "<rules><rule id='r'><pattern>a</pattern><value name='v' name='w'>x</value></rule></rules>"
      "</ruleset></patterndb>", ["a"], "redefined"),

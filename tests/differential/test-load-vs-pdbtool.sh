@@ -115,13 +115,6 @@ check_eq "allowed: patterndb sets the value" "v=x" \
 check "allowed: and warns that 3.38 refuses it" \
   grep -q "order.xml:1:[0-9]*: .*name= is the first attribute" <("$PATTERNDB" match -p "$T/order.xml" -P p -M a 2>&1 >/dev/null)
 
-# a second root element: 3.38 reads on (GMarkup), libxml2 stops at it
-printf "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a</pattern></rule></rules></ruleset></patterndb><patterndb version='4'/>\n" > "$T/two-roots.xml"
-ref_loads "$T/two-roots.xml"
-check "difference: 3.38 loads a file with a second root element" [ $? -eq 0 ]
-"$PATTERNDB" match -p "$T/two-roots.xml" -P p -M a > /dev/null 2> "$T/ours.err"
-check "difference: patterndb refuses it, naming file:line:column" grep -q 'two-roots.xml:1:[0-9]*: Extra content' "$T/ours.err"
-
 # what libxml2 cannot recover from as GMarkup reads it: a control character
 # in an attribute value, ']]>' in text, '<' in an attribute value
 diffs=(

@@ -167,6 +167,20 @@ tolerate_xml_error(PdbLoader *self, xmlErrorPtr error)
     case XML_ERR_RESERVED_XML_NAME:
     case XML_ERR_UNKNOWN_VERSION:
       break;
+    case XML_ERR_DOCUMENT_END:
+      /* more after the root element: GMarkup reads on, and so do we
+       * (loader_read_with_libxml2) unless an encoding was converted */
+      if (!self->ctxt || !self->ctxt->input || !self->ctxt->input->buf || self->ctxt->input->buf->encoder
+          || !self->ctxt->input->cur || self->ctxt->input->cur[0] != '<')
+        {
+          g_free(message);
+          return FALSE;
+        }
+      self->next_document = (goffset) self->ctxt->input->consumed
+                            + (self->ctxt->input->cur - self->ctxt->input->base);
+      self->next_document_at = at;
+      what = "; it reads what follows as another document, so does this loader";
+      break;
     case XML_ERR_INVALID_CHAR:
       if (!self->ctxt || self->ctxt->instate != XML_PARSER_CONTENT || error->int1 < 1 || error->int1 >= 0x20)
         {
@@ -234,12 +248,15 @@ pdb_xml_init(void)
     }
 }
 
-/* What the parser's read callback reads from. */
+/* What the parser's read callback reads from: @prefix first (blanks that
+ * put a later document at its line and column), then the file. */
 typedef struct _PullSource
 {
   int fd;
   const gchar *path;
   PdbLoader *loader;
+  GString *prefix;
+  gsize prefix_sent;
 } PullSource;
 
 /* libxml2's read callback: bytes of the file, 0 at its end and after the
@@ -253,15 +270,21 @@ pull_read(void *context, char *buffer, int length)
 
   if (source->loader->error)
     return 0;
+  if (source->prefix && source->prefix_sent < source->prefix->len)
+    {
+      n = MIN((gsize) length, source->prefix->len - source->prefix_sent);
+      memcpy(buffer, source->prefix->str + source->prefix_sent, n);
+      source->prefix_sent += n;
+      return (int) n;
+    }
   n = read_chunk(source->fd, source->path, buffer, MIN(length, PDB_LOADER_CHUNK_SIZE),
                  &source->loader->error);
   return n < 0 ? -1 : (int) n;
 }
 
-/* Loads the file through libxml2's SAX2 pull parser (the reference front
- * end), reading it from @fd in chunks. */
-void
-loader_read_with_libxml2(PdbLoader *self, int fd, const gchar *path)
+/* Parses one document from @source. */
+static void
+parse_document(PdbLoader *self, PullSource *source, const gchar *path)
 {
   xmlSAXHandler sax;
   memset(&sax, 0, sizeof(sax));
@@ -276,34 +299,66 @@ loader_read_with_libxml2(PdbLoader *self, int fd, const gchar *path)
   sax.serror = on_xml_error;
 
   /* The parser copies the handler and pulls the file through pull_read(). */
-  PullSource source = { fd, path, self };
-  xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(&sax, self, pull_read, NULL, &source,
-                                                XML_CHAR_ENCODING_NONE);
+  xmlParserCtxtPtr ctxt = xmlCreateIOParserCtxt(&sax, self, pull_read, NULL, source, XML_CHAR_ENCODING_NONE);
   if (!ctxt)
     {
       if (!self->error)
         g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: cannot create an XML parser", path);
+      return;
     }
-  else
+  /* recovery, to go on after a tolerated error (on_xml_error); any other
+   * error stops the load, since pull_read() then ends the input */
+  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_RECOVER);
+  ctxt->replaceEntities = 0;
+  ctxt->loadsubset = 0;
+  self->ctxt = ctxt;
+
+  xmlParseDocument(ctxt);
+  if (!self->error && !ctxt->wellFormed && !self->xml_tolerated)
+    g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
+
+  self->ctxt = NULL;
+  /* A DOCTYPE makes libxml2 keep a document for its declarations. */
+  if (ctxt->myDoc)
     {
-      /* recovery, to go on after a tolerated error (on_xml_error); any
-       * other error stops the load, since pull_read() then ends the input */
-      xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_RECOVER);
-      ctxt->replaceEntities = 0;
-      ctxt->loadsubset = 0;
-      self->ctxt = ctxt;
-
-      xmlParseDocument(ctxt);
-      if (!self->error && !ctxt->wellFormed && !self->xml_tolerated)
-        g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML, "%s: not a well-formed XML document", path);
-
-      self->ctxt = NULL;
-      /* A DOCTYPE makes libxml2 keep a document for its declarations. */
-      if (ctxt->myDoc)
-        {
-          xmlFreeDoc(ctxt->myDoc);
-          ctxt->myDoc = NULL;
-        }
-      xmlFreeParserCtxt(ctxt);
+      xmlFreeDoc(ctxt->myDoc);
+      ctxt->myDoc = NULL;
     }
+  xmlFreeParserCtxt(ctxt);
+}
+
+/* Loads the file through libxml2's SAX2 pull parser (the reference front
+ * end), reading it from @fd in chunks; after the root element, a further
+ * document (GMarkup takes several) is parsed from where it starts, behind
+ * blanks that keep its lines and columns. */
+void
+loader_read_with_libxml2(PdbLoader *self, int fd, const gchar *path)
+{
+  PullSource source = { fd, path, self, NULL, 0 };
+
+  self->next_document = -1;
+  parse_document(self, &source, path);
+  while (!self->error && self->next_document >= 0)
+    {
+      PdbLocation at = self->next_document_at;
+
+      if (lseek(fd, self->next_document, SEEK_SET) != self->next_document)
+        {
+          g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_IO, "%s: cannot read pattern database: %s",
+                      path, g_strerror(errno));
+          break;
+        }
+      self->next_document = -1;
+      if (!source.prefix)
+        source.prefix = g_string_new(NULL);
+      g_string_truncate(source.prefix, 0);
+      for (gint i = 1; i < at.line; i++)
+        g_string_append_c(source.prefix, '\n');
+      for (gint i = 1; i < at.column; i++)
+        g_string_append_c(source.prefix, ' ');
+      source.prefix_sent = 0;
+      parse_document(self, &source, path);
+    }
+  if (source.prefix)
+    g_string_free(source.prefix, TRUE);
 }

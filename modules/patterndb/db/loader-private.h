@@ -98,6 +98,8 @@ typedef struct _PdbLoader
   PdbLocation here;         /* the front end's position, set before each event */
   GError *error;            /* the first error; parsing stops there */
   gboolean xml_tolerated;   /* libxml2 reported an error that 3.38 does not make (a warning) */
+  goffset next_document;    /* libxml2: the offset of a document after the root one, or -1 */
+  PdbLocation next_document_at; /* and its line and column */
 
   StackEntry *stack;        /* the open elements, stack[0] the document */
   guint depth;              /* entries in use (>= 1) */
