@@ -95,15 +95,13 @@ open_piece(PdbLoader *self, const PdbLocation *at, const PdbLocation *start)
   self->text_start = *start;
 }
 
-/* Hands the piece being read to the open element. */
+/* Hands the piece being read to the open element, which holds text. */
 static void
 hand_over_open_piece(PdbLoader *self)
 {
   LoaderState state = top_state(self);
 
   self->piece_open = FALSE;
-  if (!loader_grammar_holds_text(state))
-    return;
   if (self->pieces == 1 && state != ST_EXAMPLE)
     loader_warn(self, &self->stack[self->depth - 1].location,
                 "the text of <%s> is cut in pieces by a comment, CDATA section or processing "
