@@ -57,6 +57,15 @@ while IFS=$'\t' read -r name warning; do
     not_ok "$name: match on $(wc -l < "$log") messages differs"
     diff "$T/ref.out" "$T/ours.out" | head -10 | while IFS= read -r l; do diag "$l"; done
   fi
+  # dump: the same tree (locations masked); an empty <pattern> is a node
+  # in 3.38's tree that matches nothing and is left out here (warned)
+  "$PDBTOOL" dump -p "$db" -P p 2>/dev/null | sed 's/\[[^]]*:[0-9]*:[0-9]*\]/[loc]/' > "$T/ref.d"
+  "$PATTERNDB" dump -p "$db" -P p 2>/dev/null | sed 's/\[[^]]*:[0-9]*:[0-9]*\]/[loc]/' > "$T/ours.d"
+  case $name in
+    pattern-empty|pattern-cdata) grep -v "^\[[0-9]*\]	 *'' rule_id=" "$T/ref.d" > "$T/ref.d2"; mv "$T/ref.d2" "$T/ref.d" ;;
+  esac
+  if cmp -s "$T/ref.d" "$T/ours.d"; then ok "$name: dump -P p identical"
+  else not_ok "$name: dump -P p differs"; diff "$T/ref.d" "$T/ours.d" | head -6 | while IFS= read -r l; do diag "$l"; done; fi
   "$PDBTOOL" test "$db" > "$T/ref.test" 2>/dev/null; ref_rc=$?
   "$PATTERNDB" test "$db" > "$T/ours.test" 2>/dev/null; ours_rc=$?
   if cmp -s "$T/ref.test" "$T/ours.test" && [ "$ref_rc" -eq "$ours_rc" ]; then
