@@ -185,6 +185,14 @@ DOCS = [
      "<rules><rule id='r'><pattern>a</pattern></rule></rules></ruleset><ruleset name='q' id='q'>"
      "<pattern>q</pattern><pattern>p</pattern><rules><rule id='s'><pattern>b</pattern></rule></rules>"
      "</ruleset></patterndb>", ["a", "b"], ""),
+    ("rule-directly-in-ruleset", "<patterndb version='2' pub_date='2009-07-28'><ruleset name='p' id='1'>"
+     "<pattern>p</pattern><rule provider='test' id='11' class='system'><patterns><pattern>a</pattern>"
+     "</patterns></rule></ruleset></patterndb>", ["a"], ""),
+    ("ruleset-comment-in-rules", "<patterndb version='4'><ruleset name='p' id='p'><patterns><pattern>p</pattern>"
+     "<pattern>q</pattern></patterns><rules><!-- different parsers at the same location --><rule id='r'>"
+     "<patterns><pattern>a @ESTRING:x: @</pattern></patterns></rule><rule id='s'><patterns>"
+     "<pattern>a @ESTRING:y: @tail</pattern></patterns></rule></rules></ruleset></patterndb>",
+     ["a b ", "a b tail"], ""),
     ("ruleset-stray-text", "<patterndb version='4'><ruleset name='p' id='p'>junk<pattern>p</pattern>"
      "</ruleset></patterndb>", ["a"], ""),
     ("ruleset-two-rules-blocks", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern>"
