@@ -221,8 +221,8 @@ DOCS = [
      "<?pi x?><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a<?pi x?>b"
      "</pattern></rule></rules></ruleset></patterndb><!-- after -->", ["a", "b"], "cut in pieces"),
     ("comment-double-hyphen", "<!-- ---- a section ---- --><patterndb version='4'><ruleset name='p' id='p'>"
-     "<pattern>p</pattern><rules><rule id='r'><pattern>a<!-- x -- y -->b</pattern></rule></rules></ruleset>"
-     "</patterndb>", ["a", "b", "ab"], "Double hyphen within comment"),
+     "<pattern>p</pattern><rules><rule id='r'><pattern>a<!-- x -- y -->b</pattern><pattern>x&amp;y</pattern>"
+     "</rule></rules></ruleset></patterndb>", ["a", "b", "ab", "x&y"], "Double hyphen within comment"),
     ("declaration-not-first", "\n\n<?xml version='1.0'?>\n<patterndb version='4'><ruleset name='p' id='p'>"
      "<pattern>p</pattern><rules><rule id='r'><pattern>a</pattern></rule></rules></ruleset></patterndb>",
      ["a"], "XML declaration allowed only at the start"),
@@ -233,8 +233,8 @@ DOCS = [
      "<rule id='r'><pattern>a<?xml x?>b</pattern></rule></rules></ruleset></patterndb>", ["a", "b"],
      "XML declaration allowed only at the start"),
     ("control-characters", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
-     "<rule id='r'><pattern>a&#27;[@NUMBER:n@m</pattern><pattern>b\x01c\x1fd</pattern><value name='v'>"
-     "x&#x1b;y</value></rule></rules></ruleset></patterndb>", ["a\x1b[1m", "b\x01c\x1fd", "a[1m"],
+     "<rule id='r'><pattern>a&#27;[@NUMBER:n@m</pattern><pattern>b\x01c\x1fd&amp;e</pattern><value name='v'>"
+     "x&#x1b;y&lt;</value></rule></rules></ruleset></patterndb>", ["a\x1b[1m", "b\x01c\x1fd&e", "a[1m"],
      "invalid xmlChar value 27"),
     ("two-root-elements", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
      "<rule id='r'><pattern>a</pattern></rule></rules></ruleset></patterndb>\n<?xml version='1.0'?>\n"
@@ -242,8 +242,12 @@ DOCS = [
      "<pattern>b</pattern></rule></rules></ruleset></patterndb>", ["a", "b"],
      "reads what follows as another document"),
     ("text-after-root", "<patterndb version='4'/>junk", ["a"], ""),
+    ("cdata-end-in-text", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules>"
+     "<rule id='r'><pattern>a]]>b</pattern><pattern>c&amp;d]]>e]]>f</pattern><pattern>\u00e9]]>g</pattern>"
+     "<pattern>]]>h</pattern></rule></rules></ruleset></patterndb>", ["a]]>b", "c&d]]>e]]>f", "\u00e9]]>g", "]]>h"],
+     "not allowed in content"),
     ("duplicate-attribute-value", "<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern>"
-     "<rules><rule id='r'><pattern>a</pattern><value name='v' name='w'>x</value></rule></rules>"
+     "<rules><rule id='r'><pattern>a</pattern><value name='v' name='w'>x&amp;y</value></rule></rules>"
      "</ruleset></patterndb>", ["a"], "redefined"),
     ("unknown-top", "<patterndb version='4'><foo/></patterndb>", ["a"], ""),
     ("wrong-root", "<pdb version='4'/>", ["a"], ""),

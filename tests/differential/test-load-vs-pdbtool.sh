@@ -125,15 +125,19 @@ check "allowed: and warns that 3.38 refuses it" \
   grep -q "order.xml:1:[0-9]*: .*name= is the first attribute" <("$PATTERNDB" match -p "$T/order.xml" -P p -M a 2>&1 >/dev/null)
 
 # what libxml2 cannot recover from as GMarkup reads it: a control character
-# in an attribute value, ']]>' in text, '<' in an attribute value
+# in an attribute value or right before a reference, '<' in an attribute
+# value, and ']]>' right after a
+# '>' of text that follows a non-ASCII character (where libxml2's recovery
+# cannot be told apart from the case that loses text)
 diffs=(
   "ctl-attr|<patterndb version='4'><ruleset name='p&#27;q' id='p'><pattern>p</pattern></ruleset></patterndb>|invalid xmlChar value 27"
-  "cdata-end|<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a]]>b</pattern></rule></rules></ruleset></patterndb>|not allowed in content"
+  "cdata-end-after-gt|<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>\xc3\xa9>]]>b</pattern></rule></rules></ruleset></patterndb>|not allowed in content"
+  "ctl-then-reference|<patterndb version='4'><ruleset name='p' id='p'><pattern>p</pattern><rules><rule id='r'><pattern>a&#27;&amp;b</pattern></rule></rules></ruleset></patterndb>|invalid xmlChar value 27"
   "lt-attr|<patterndb version='4'><ruleset name='a<b' id='p'><pattern>p</pattern></ruleset></patterndb>|not allowed in attributes values"
 )
 for d in "${diffs[@]}"; do
   IFS='|' read -r name xml msg <<< "$d"
-  printf '%s\n' "$xml" > "$T/$name.xml"
+  printf "$(printf '%s' "$xml" | sed 's/%/%%/g')\n" > "$T/$name.xml"
   ref_loads "$T/$name.xml"
   check "difference: 3.38 loads $name" [ $? -eq 0 ]
   "$PATTERNDB" match -p "$T/$name.xml" -P p -M a > /dev/null 2> "$T/ours.err"

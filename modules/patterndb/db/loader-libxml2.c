@@ -61,6 +61,18 @@ xml_element_location(PdbLoader *self)
   return location;
 }
 
+/*
+ * Called at every event: after an error it tolerated libxml2 marks the
+ * document not well-formed, and then drops every entity reference (even
+ * &amp;) without a word; the document is well-formed again for us.
+ */
+static inline void
+xml_event(PdbLoader *self)
+{
+  if (self->xml_tolerated && self->ctxt)
+    self->ctxt->wellFormed = 1;
+}
+
 /* ---- the libxml2 front end (SAX2 callbacks) ---------------------------- */
 
 static void
@@ -73,6 +85,7 @@ on_start_element(void *user_data, const xmlChar *localname, const xmlChar *prefi
 
   if (self->error)
     return;
+  xml_event(self);
   PdbLocation start = xml_element_location(self);
   PdbLocation tag_end = xml_location(self);
   /* the parser stands on the start tag's '>', or on the '/' of "/>" */
@@ -88,6 +101,7 @@ on_end_element(void *user_data, const xmlChar *localname, const xmlChar *prefix,
 
   if (self->error)
     return;
+  xml_event(self);
   self->here = xml_location(self);
   loader_end_element(self);
 }
@@ -99,6 +113,7 @@ on_characters(void *user_data, const xmlChar *text, int length)
 
   if (self->error)
     return;
+  xml_event(self);
   PdbLocation end = xml_location(self);
   loader_text(self, (const gchar *) text, (gsize) length, &end);
 }
@@ -111,6 +126,7 @@ on_comment(void *user_data, const xmlChar *value)
 
   if (self->error)
     return;
+  xml_event(self);
   PdbLocation end = xml_location(self);
   loader_markup(self, FALSE, 0, &end);
 }
@@ -128,6 +144,7 @@ on_cdata(void *user_data, const xmlChar *text, int length)
 
   if (self->error)
     return;
+  xml_event(self);
   PdbLocation end = xml_location(self);
   loader_markup(self, TRUE, (gsize) length, &end);
 }
@@ -141,6 +158,46 @@ on_reference(void *user_data, const xmlChar *name)
 
   loader_fail(self, PDB_DB_ERROR_XML, "entity reference '&%s;' is not supported "
               "(only &lt; &gt; &amp; &quot; &apos; and character references are)", (const gchar *) name);
+}
+
+/*
+ * "]]>" in text (GMarkup takes it as text). libxml2's fast path for ASCII
+ * text reports it with the parser still at the start of the run and goes
+ * on after its first ']', so the text up to there never reaches us: hand
+ * it over here. Its slow path (a run with other characters) keeps the
+ * text and stands on the "]]>" itself, after other text of the run.
+ * FALSE when the input does not look like either.
+ */
+static gboolean
+restore_cdata_end_text(PdbLoader *self)
+{
+  xmlParserInputPtr input = self->ctxt ? self->ctxt->input : NULL;
+
+  if (!input || !input->cur || !input->end || input->cur >= input->end)
+    return FALSE;
+  const gchar *cur = (const gchar *) input->cur;
+  const gchar *end = (const gchar *) input->end;
+  const gchar *seq = memmem(cur, end - cur, "]]>", 3);
+  if (!seq)
+    return FALSE;
+  if (seq == cur && cur > (const gchar *) input->base)
+    {
+      const gchar *base = (const gchar *) input->base;
+      const gchar *lt = memrchr(base, '<', cur - base);
+      gboolean other = FALSE;
+
+      for (const gchar *p = lt ? lt : base; p < cur && !other; p++)
+        other = (guchar) *p >= 0x80;
+      /* after a tag or a reference a run starts afresh (fast path, the
+       * ']' is lost); a '>' of text after other characters leaves it open */
+      if (cur[-1] != '>' && cur[-1] != ';' && cur[-1] != ']')
+        return TRUE;
+      if (cur[-1] == '>' && other)
+        return FALSE;
+    }
+  PdbLocation here = xml_location(self);
+  loader_text(self, cur, seq + 1 - cur, &here);
+  return TRUE;
 }
 
 /*
@@ -181,8 +238,21 @@ tolerate_xml_error(PdbLoader *self, xmlErrorPtr error)
       self->next_document_at = at;
       what = "; it reads what follows as another document, so does this loader";
       break;
+    case XML_ERR_MISPLACED_CDATA_END:
+      if (!restore_cdata_end_text(self))
+        {
+          g_free(message);
+          return FALSE;
+        }
+      break;
     case XML_ERR_INVALID_CHAR:
       if (!self->ctxt || self->ctxt->instate != XML_PARSER_CONTENT || error->int1 < 1 || error->int1 >= 0x20)
+        {
+          g_free(message);
+          return FALSE;
+        }
+      /* a reference right after it would be dropped (see xml_event()) */
+      if (self->ctxt->input && self->ctxt->input->cur && self->ctxt->input->cur[0] == '&')
         {
           g_free(message);
           return FALSE;
