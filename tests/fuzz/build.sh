@@ -14,7 +14,9 @@ core="$src/engine/radix-arena.c $src/engine/radix-build.c $src/engine/radix-free
       $src/engine/radix-dump.c $src/engine/pattern-parse.c $src/engine/parser.c
       $src/engine/parser-string.c $src/engine/parser-number.c $src/engine/parser-net.c
       $src/engine/parser-pcre.c
-      $src/db/rule.c $src/db/database.c $src/db/loader.c $src/db/xml-scan.c $src/db/template.c $src/db/template-func.c
+      $src/db/rule.c $src/db/database.c $src/db/loader.c $src/db/loader-grammar.c $src/db/loader-attrs.c
+      $src/db/loader-elements.c $src/db/loader-libxml2.c $src/db/loader-scan.c
+      $src/db/xml-scan.c $src/db/xml-scan-chars.c $src/db/template.c $src/db/template-func.c
       $src/db/filter-lex.c $src/db/filter-parse.c $src/db/filter-eval.c $src/db/filter-cmp.c
       $src/db/filter-match.c $src/db/filter-pri.c $src/db/filter-net.c $src/db/filter-list.c
       $src/db/classify.c $src/db/schema.c"

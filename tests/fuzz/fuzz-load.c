@@ -7,7 +7,7 @@
  * classified against a few fixed messages and released; a failed load must
  * set an error. Invariants checked: load returns a database xor an error,
  * nothing crashes or leaks either way, and the loader's two XML front ends
- * (the fast scanner and libxml2, PATTERNDB_XML) give the same database or
+ * (the fast scanner and libxml2, PdbLoadOptions.xml_front_end) give the same database or
  * the same error and warnings (tests/unit/db-canon.h); a difference aborts
  * after printing both.
  */

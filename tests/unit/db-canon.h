@@ -10,6 +10,7 @@
 
 #include <glib.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "db/database-private.h"
 
@@ -126,12 +127,11 @@ canon_load(const gchar *path, const gchar *front)
 
   options.warning = canon_warning;
   options.warning_data = out;
-  if (front)
-    setenv("PATTERNDB_XML", front, 1);
-  else
-    unsetenv("PATTERNDB_XML");
+  if (front && strcmp(front, "libxml2") == 0)
+    options.xml_front_end = PDB_XML_FRONT_END_LIBXML2;
+  else if (front && strcmp(front, "scanner") == 0)
+    options.xml_front_end = PDB_XML_FRONT_END_SCANNER;
   PdbDatabase *db = pdb_database_load(path, &options, &error);
-  unsetenv("PATTERNDB_XML");
   if (!db)
     {
       g_string_append_printf(out, "error %d %s\n", error ? error->code : -1,

@@ -13,6 +13,9 @@
  *   3. .classifier.context_id, when the rule has a context-id
  *   4. clear tag .classifier.unknown; set the class tag, then rule tags
  *   5. rule <values>, each evaluated against the message as it is by then
+ * A message no rule matches gets .classifier.class "unknown", the
+ * captures of the program pattern that selected its ruleset (as 3.38)
+ * and the tag .classifier.unknown.
  */
 #include "db/database-private.h"
 #include "db/template.h"
@@ -280,6 +283,8 @@ pdb_result_apply_match(const PdbResult *result, const gchar *program, const gcha
       return;
     case PDB_RESULT_UNKNOWN:
       ops->set(msg, ".classifier.class", PDB_UNKNOWN_CLASS, strlen(PDB_UNKNOWN_CLASS), PDB_VALUE_STRING);
+      /* as 3.38: the program pattern matched, so its captures stay */
+      apply_captures(&result->program_match, program, ops, msg);
       if (ops->set_tag)
         ops->set_tag(msg, PDB_UNKNOWN_TAG);
       return;

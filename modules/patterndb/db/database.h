@@ -37,12 +37,23 @@ GQuark pdb_db_error_quark(void);
  * missing version). The text names file:line:column and the rule id. */
 typedef void (*PdbWarningFunc)(const gchar *message, gpointer user_data);
 
+/* Which XML reader the loader uses. Only tests choose: they compare the
+ * two (AUTO: the fast scanner for the files inside its subset, libxml2 for
+ * the others; SCANNER: fail the files outside the subset). */
+typedef enum
+{
+  PDB_XML_FRONT_END_AUTO,
+  PDB_XML_FRONT_END_LIBXML2,
+  PDB_XML_FRONT_END_SCANNER,
+} PdbXmlFrontEnd;
+
 typedef struct _PdbLoadOptions
 {
   const gchar *capture_prefix;  /* db-parser prefix(): prepended to captures and <value> names */
   gboolean validate_schema;     /* validate each file against its version's XSD first */
   PdbWarningFunc warning;       /* NULL: warnings go to stderr */
   gpointer warning_data;
+  PdbXmlFrontEnd xml_front_end; /* tests only; 0 (AUTO) everywhere else */
 } PdbLoadOptions;
 
 /*

@@ -32,286 +32,11 @@
  * positions), which the differential tests compare.
  */
 #define _GNU_SOURCE   /* memmem() */
-#include "db/xml-scan.h"
+#include "db/xml-scan-private.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-#define SCAN_MAX_DEPTH 128
-#define SCAN_MAX_ATTRIBUTES 32
-#define SCAN_MAX_NAME 255
-#define SCAN_MAX_LINE_OFFSET 78
-/* Longer attribute values, comments and CDATA sections are left to
- * libxml2, which refuses them beyond 10,000,000 bytes. */
-#define SCAN_MAX_CHUNK (1024 * 1024)
-#define SCAN_CONSUMED_STEP (1024 * 1024)
-
-typedef struct _Scanner
-{
-  const guchar *buf;
-  const guchar *end;            /* buf + length; *end == 0 */
-  const PdbXmlScanEvents *events; /* NULL: check pass */
-  gpointer user_data;
-  gboolean stopped;
-  gboolean ascii;               /* no byte above 0x7F (check pass: so far) */
-
-  /* positions (event pass): known up to pos_ptr */
-  const guchar *pos_ptr;
-  const guchar *line_start;
-  gint line;
-  gint column;                  /* at pos_ptr */
-  gsize consumed;
-
-  /* the open elements (the event pass only keeps open_holds_text) */
-  const guchar *open_name[SCAN_MAX_DEPTH];
-  guint8 open_length[SCAN_MAX_DEPTH];
-  gboolean open_holds_text[SCAN_MAX_DEPTH];
-  guint depth;
-
-  /* decoded text and attribute values (event pass) */
-  GString *scratch;
-  gchar names[SCAN_MAX_ATTRIBUTES + 1][SCAN_MAX_NAME + 1];
-  const gchar *attributes[SCAN_MAX_ATTRIBUTES * 5];
-} Scanner;
-
-/* ---- characters -------------------------------------------------------- */
-
-/* Bytes that need no attention in character data: TAB, LF and printable
- * ASCII other than '<', '&' and ']'. */
-static guint8 text_plain[256];
-/* Same for attribute values: printable ASCII other than '<', '&' and the
- * two quotes (TAB and LF are normalised, so they need attention). */
-static guint8 attr_plain[256];
-/* Name characters (ASCII subset): 1 start and later, 2 later only. */
-static guint8 name_char[256];
-
-static void
-scan_init_tables(void)
-{
-  static gsize done = 0;
-
-  if (!g_once_init_enter(&done))
-    return;
-  for (gint c = 0x20; c < 0x80; c++)
-    {
-      text_plain[c] = c != '<' && c != '&' && c != ']';
-      attr_plain[c] = c != '<' && c != '&' && c != '"' && c != '\'';
-      if (g_ascii_isalpha(c) || c == '_')
-        name_char[c] = 1;
-      else if (g_ascii_isdigit(c) || c == '-' || c == '.')
-        name_char[c] = 2;
-    }
-  text_plain['\t'] = text_plain['\n'] = 1;
-  g_once_init_leave(&done, 1);
-}
-
-static gboolean
-is_xml_char(gunichar c)
-{
-  return (c >= 0x20 && c <= 0xD7FF) || c == 0x9 || c == 0xA || c == 0xD
-         || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
-}
-
-/* The length of the well-formed UTF-8 sequence of an XML character (other
- * than CR) at @p, or 0. Never reads past a NUL byte. */
-static gint
-utf8_length(const guchar *p)
-{
-  gunichar c;
-  gint n;
-
-  if (p[0] < 0x80)
-    return (p[0] >= 0x20 || p[0] == '\t' || p[0] == '\n') ? 1 : 0;
-  if (p[0] >= 0xC2 && p[0] <= 0xDF)
-    {
-      n = 2;
-      c = p[0] & 0x1F;
-    }
-  else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-    {
-      n = 3;
-      c = p[0] & 0x0F;
-    }
-  else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-    {
-      n = 4;
-      c = p[0] & 0x07;
-    }
-  else
-    return 0;
-  for (gint i = 1; i < n; i++)
-    {
-      if ((p[i] & 0xC0) != 0x80)
-        return 0;
-      c = (c << 6) | (p[i] & 0x3F);
-    }
-  if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || !is_xml_char(c))
-    return 0;
-  return n;
-}
-
-/* Appends @c as UTF-8. */
-static void
-append_unichar(GString *out, gunichar c)
-{
-  gchar utf8[8];
-  gint n = g_unichar_to_utf8(c, utf8);
-
-  g_string_append_len(out, utf8, n);
-}
-
-/*
- * Parses the reference at @p ('&'): one of the five predefined entities or
- * a character reference to an XML character. Returns its length and sets
- * @value, or 0 when it is anything else.
- */
-static gint
-parse_reference(const guchar *p, gunichar *value)
-{
-  static const struct
-  {
-    const gchar *text;
-    gint length;
-    gunichar value;
-  } predefined[] =
-  {
-    { "&lt;", 4, '<' }, { "&gt;", 4, '>' }, { "&amp;", 5, '&' },
-    { "&quot;", 6, '"' }, { "&apos;", 6, '\'' },
-  };
-
-  if (p[1] != '#')
-    {
-      for (gsize i = 0; i < G_N_ELEMENTS(predefined); i++)
-        if (strncmp((const gchar *) p, predefined[i].text, predefined[i].length) == 0)
-          {
-            *value = predefined[i].value;
-            return predefined[i].length;
-          }
-      return 0;
-    }
-
-  gboolean hex = p[2] == 'x';
-  const guchar *q = p + (hex ? 3 : 2);
-  const guchar *digits = q;
-  gunichar c = 0;
-
-  for (;; q++)
-    {
-      gint d;
-      if (*q >= '0' && *q <= '9')
-        d = *q - '0';
-      else if (hex && *q >= 'a' && *q <= 'f')
-        d = *q - 'a' + 10;
-      else if (hex && *q >= 'A' && *q <= 'F')
-        d = *q - 'A' + 10;
-      else
-        break;
-      c = c * (hex ? 16 : 10) + d;
-      if (c > 0x10FFFF)
-        return 0;
-    }
-  if (q == digits || *q != ';' || !is_xml_char(c))
-    return 0;
-  *value = c;
-  return (gint) (q + 1 - p);
-}
-
-/* The first byte at or after @p that is not plain character data (see
- * text_plain). Reads up to 15 bytes past it (PDB_XML_SCAN_PADDING). */
-static const guchar *
-skip_plain_text(const guchar *p)
-{
-#ifdef __SSE2__
-  const __m128i space = _mm_set1_epi8(0x20);
-  const __m128i newline = _mm_set1_epi8('\n');
-  const __m128i tab = _mm_set1_epi8('\t');
-  const __m128i lt = _mm_set1_epi8('<');
-  const __m128i amp = _mm_set1_epi8('&');
-  const __m128i bracket = _mm_set1_epi8(']');
-
-  for (;;)
-    {
-      __m128i b = _mm_loadu_si128((const __m128i *) p);
-      /* signed: below 0x20 and above 0x7F */
-      __m128i odd = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(b, newline), _mm_cmpeq_epi8(b, tab)),
-                                     _mm_cmplt_epi8(b, space));
-      odd = _mm_or_si128(odd, _mm_or_si128(_mm_cmpeq_epi8(b, lt),
-                                           _mm_or_si128(_mm_cmpeq_epi8(b, amp), _mm_cmpeq_epi8(b, bracket))));
-      gint mask = _mm_movemask_epi8(odd);
-      if (mask)
-        return p + __builtin_ctz((guint) mask);
-      p += 16;
-    }
-#else
-  while (text_plain[*p])
-    p++;
-  return p;
-#endif
-}
-
-/* ---- positions --------------------------------------------------------- */
-
-/* The position of @p (event pass; positions are asked for in order). */
-static PdbXmlScanPos
-position_of(Scanner *s, const guchar *p)
-{
-  const guchar *q = s->pos_ptr;
-  const guchar *nl;
-
-  while ((nl = memchr(q, '\n', p - q)))
-    {
-      s->line++;
-      s->column = 1;
-      q = nl + 1;
-      s->line_start = q;
-    }
-  if (s->ascii)
-    s->column = (gint) (p - s->line_start) + 1;
-  else
-    for (; q < p; q++)
-      s->column += (*q & 0xC0) != 0x80;
-  s->pos_ptr = p;
-
-  PdbXmlScanPos pos = { s->line, s->column };
-  return pos;
-}
 
 /* ---- markup ------------------------------------------------------------ */
-
-static const guchar *
-skip_blanks(const guchar *p)
-{
-  while (*p == ' ' || *p == '\t' || *p == '\n')
-    p++;
-  return p;
-}
-
-/* A name at @p: its end, or NULL. */
-static const guchar *
-scan_name(const guchar *p)
-{
-  const guchar *start = p;
-
-  if (name_char[*p] != 1)
-    return NULL;
-  while (name_char[*p])
-    p++;
-  if (p - start > SCAN_MAX_NAME || *p == ':' || *p >= 0x80)
-    return NULL;
-  return p;
-}
-
-/* One character at @p (check pass): its length, or 0 when it is not an
- * XML character (or is a CR). */
-static gint
-scan_char(Scanner *s, const guchar *p)
-{
-  if (*p >= 0x80)
-    s->ascii = FALSE;
-  return utf8_length(p);
-}
 
 /* "<!--" at @p: the end of the comment, or NULL. */
 static const guchar *
@@ -458,7 +183,7 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
     }
   for (;;)
     {
-      while (attr_plain[*p])
+      while (xml_scan_attr_plain[*p])
         p++;
       if (*p == quote)
         break;
@@ -473,7 +198,7 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
       gint n;
       gunichar c = 0;
       if (*p == '&')
-        n = parse_reference(p, &c);
+        n = xml_scan_parse_reference(p, &c);
       else if (*p == '\t' || *p == '\n')
         {
           n = 1;
@@ -495,7 +220,7 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
           if (c == '&')
             g_string_append(s->scratch, "&#38;");
           else
-            append_unichar(s->scratch, c);
+            xml_scan_append_unichar(s->scratch, c);
           run = p + n;
         }
       p += n;
@@ -521,134 +246,126 @@ element_position(Scanner *s, const guchar *lt, const guchar *tag_end, const PdbX
   return pos;
 }
 
-void
-pdb_xml_scan_move_back(const guchar *base, const guchar *lt, const guchar *end, PdbXmlScanPos *pos)
-{
-  gint newlines = 0;
 
-  for (const guchar *q = lt; (q = memchr(q, '\n', end - q)); q++)
-    newlines++;
-  if (newlines == 0)
-    pos->column -= (gint) (end - lt);
-  else
-    {
-      const guchar *line_start = lt;
-      while (line_start > base && line_start[-1] != '\n')
-        line_start--;
-      pos->line -= newlines;
-      pos->column = (gint) (lt - line_start) + 1;
-    }
-  if (pos->column < 1)
-    pos->column = 1;
-}
-
-/* A start tag at @p ('<'): the position after it, or NULL. */
-static const guchar *
-scan_start_tag(Scanner *s, const guchar *p)
+/* The attributes of a start tag, as scan_attributes() finds them: each
+ * value either raw in the buffer (@value_raw) or decoded into the
+ * scanner's scratch buffer at @value_offset. */
+typedef struct _TagAttributes
 {
-  const guchar *lt = p;
-  const guchar *name = p + 1;
-  const guchar *name_end = scan_name(name);
-  const guchar *attr_name[SCAN_MAX_ATTRIBUTES];
-  gsize attr_length[SCAN_MAX_ATTRIBUTES];
+  gint count;
+  const guchar *name[SCAN_MAX_ATTRIBUTES];
+  gsize name_length[SCAN_MAX_ATTRIBUTES];
+  const guchar *value_raw[SCAN_MAX_ATTRIBUTES];
   gsize value_offset[SCAN_MAX_ATTRIBUTES];
   gsize value_length[SCAN_MAX_ATTRIBUTES];
-  const guchar *value_raw[SCAN_MAX_ATTRIBUTES];
-  gint count = 0;
+} TagAttributes;
 
-  if (!name_end || s->depth >= SCAN_MAX_DEPTH)
+/* One attribute at @p (its name): the position after its value, or NULL. */
+static const guchar *
+scan_attribute(Scanner *s, const guchar *p, TagAttributes *attrs)
+{
+  const guchar *an = p;
+  const guchar *an_end = scan_name(an);
+  gint count = attrs->count;
+
+  if (!an_end)
     return NULL;
+  gsize length = an_end - an;
+  if (!s->events)
+    {
+      if (length == 5 && memcmp(an, "xmlns", 5) == 0)
+        return NULL;
+      for (gint i = 0; i < count; i++)
+        if (attrs->name_length[i] == length && memcmp(attrs->name[i], an, length) == 0)
+          return NULL;
+    }
+  p = skip_blanks(an_end);
+  if (*p != '=')
+    return NULL;
+  p = skip_blanks(p + 1);
+  if (*p != '"' && *p != '\'')
+    return NULL;
+
+  gsize before = s->events ? s->scratch->len : 0;
+  gboolean decoded = FALSE;
+  const guchar *value = p + 1;
+  p = scan_attribute_value(s, p, &decoded);
+  if (!p)
+    return NULL;
+  attrs->name[count] = an;
+  attrs->name_length[count] = length;
+  attrs->value_raw[count] = decoded ? NULL : value;
+  attrs->value_offset[count] = before;
+  attrs->value_length[count] = decoded ? s->scratch->len - before : (gsize) (p - 1 - value);
+  attrs->count++;
+  return p;
+}
+
+/* The attributes after an element name ending at @p: the position of the
+ * tag's '>' or "/>", or NULL. */
+static const guchar *
+scan_attributes(Scanner *s, const guchar *p, TagAttributes *attrs)
+{
   if (s->events)
     s->scratch->len = 0;
-  p = name_end;
   for (;;)
     {
       const guchar *after_blanks = skip_blanks(p);
       if (*after_blanks == '>' || (after_blanks[0] == '/' && after_blanks[1] == '>'))
-        {
-          p = after_blanks;
-          break;
-        }
-      if (after_blanks == p || count == SCAN_MAX_ATTRIBUTES)
+        return after_blanks;
+      if (after_blanks == p || attrs->count == SCAN_MAX_ATTRIBUTES)
         return NULL;
-      p = after_blanks;
-
-      const guchar *an = p;
-      const guchar *an_end = scan_name(an);
-      if (!an_end)
-        return NULL;
-      gsize length = an_end - an;
-      if (!s->events)
-        {
-          if (length == 5 && memcmp(an, "xmlns", 5) == 0)
-            return NULL;
-          for (gint i = 0; i < count; i++)
-            if (attr_length[i] == length && memcmp(attr_name[i], an, length) == 0)
-              return NULL;
-        }
-      p = skip_blanks(an_end);
-      if (*p != '=')
-        return NULL;
-      p = skip_blanks(p + 1);
-      if (*p != '"' && *p != '\'')
-        return NULL;
-
-      gsize before = s->events ? s->scratch->len : 0;
-      gboolean decoded = FALSE;
-      const guchar *value = p + 1;
-      p = scan_attribute_value(s, p, &decoded);
+      p = scan_attribute(s, after_blanks, attrs);
       if (!p)
         return NULL;
-      attr_name[count] = an;
-      attr_length[count] = length;
-      value_raw[count] = decoded ? NULL : value;
-      value_offset[count] = before;
-      value_length[count] = decoded ? s->scratch->len - before : (gsize) (p - 1 - value);
-      count++;
     }
+}
 
-  gboolean empty = *p == '/';
-  const guchar *tag_end = p;
-  p += empty ? 2 : 1;
-
-  if (!empty)
-    s->open_holds_text[s->depth] = holds_text(name, name_end - name);
-  if (!s->events)
+/* Check pass: what the event pass will need of a start tag from @lt
+ * ('<') to @tag_end, with the name at @name; FALSE outside the subset. */
+static gboolean
+check_start_tag(Scanner *s, const guchar *lt, const guchar *name, const guchar *name_end,
+                const guchar *tag_end, gboolean empty)
+{
+  /* The loader's libxml2 path cannot see the start of a long line. */
+  if (memchr(lt, '\n', tag_end - lt))
     {
-      /* The loader's libxml2 path cannot see the start of a long line. */
-      if (memchr(lt, '\n', tag_end - lt))
-        {
-          const guchar *line_start = lt;
-          while (line_start > s->buf && line_start[-1] != '\n' && lt - line_start <= SCAN_MAX_LINE_OFFSET)
-            line_start--;
-          if (lt - line_start > SCAN_MAX_LINE_OFFSET)
-            return NULL;
-        }
-      if (!empty)
-        {
-          s->open_name[s->depth] = name;
-          s->open_length[s->depth] = (guint8) (name_end - name);
-          s->depth++;
-        }
-      return p;
+      const guchar *line_start = lt;
+      while (line_start > s->buf && line_start[-1] != '\n' && lt - line_start <= SCAN_MAX_LINE_OFFSET)
+        line_start--;
+      if (lt - line_start > SCAN_MAX_LINE_OFFSET)
+        return FALSE;
     }
+  if (!empty)
+    {
+      s->open_name[s->depth] = name;
+      s->open_length[s->depth] = (guint8) (name_end - name);
+      s->depth++;
+    }
+  return TRUE;
+}
 
+/* Event pass: reports the start tag (and the end of "<x/>"). */
+static void
+report_start_tag(Scanner *s, const guchar *lt, const guchar *name, const guchar *name_end,
+                 const TagAttributes *attrs, const guchar *tag_end, gboolean empty)
+{
   /* names NUL-terminated, values pointing into the buffer or scratch */
   memcpy(s->names[0], name, name_end - name);
   s->names[0][name_end - name] = '\0';
-  for (gint i = 0; i < count; i++)
+  for (gint i = 0; i < attrs->count; i++)
     {
       const gchar **a = s->attributes + i * 5;
-      memcpy(s->names[i + 1], attr_name[i], attr_length[i]);
-      s->names[i + 1][attr_length[i]] = '\0';
+      memcpy(s->names[i + 1], attrs->name[i], attrs->name_length[i]);
+      s->names[i + 1][attrs->name_length[i]] = '\0';
       a[0] = s->names[i + 1];
       a[1] = NULL;
       a[2] = NULL;
-      a[3] = value_raw[i] ? (const gchar *) value_raw[i] : s->scratch->str + value_offset[i];
-      a[4] = a[3] + value_length[i];
+      a[3] = attrs->value_raw[i] ? (const gchar *) attrs->value_raw[i] : s->scratch->str + attrs->value_offset[i];
+      a[4] = a[3] + attrs->value_length[i];
     }
 
-  PdbXmlScanPos tag_end_pos = position_of(s, tag_end);
+  PdbXmlScanPos tag_end_pos = xml_scan_position_of(s, tag_end);
   PdbXmlScanPos start = element_position(s, lt, tag_end, &tag_end_pos);
 
   /* Positions are known up to here and element_position() reads back at
@@ -660,12 +377,38 @@ scan_start_tag(Scanner *s, const guchar *p)
       s->events->consumed(s->user_data, s->consumed);
     }
 
-  if (!s->events->start_element(s->user_data, s->names[0], count, s->attributes, &start, &tag_end_pos))
+  if (!s->events->start_element(s->user_data, s->names[0], attrs->count, s->attributes, &start,
+                                &tag_end_pos, empty))
     s->stopped = TRUE;
   else if (empty && !s->events->end_element(s->user_data))
     s->stopped = TRUE;
   if (!empty)
     s->depth++;
+}
+
+/* A start tag at @p ('<'): the position after it, or NULL. */
+static const guchar *
+scan_start_tag(Scanner *s, const guchar *p)
+{
+  const guchar *lt = p;
+  const guchar *name = p + 1;
+  const guchar *name_end = scan_name(name);
+  TagAttributes attrs;
+
+  if (!name_end || s->depth >= SCAN_MAX_DEPTH)
+    return NULL;
+  attrs.count = 0;
+  const guchar *tag_end = scan_attributes(s, name_end, &attrs);
+  if (!tag_end)
+    return NULL;
+
+  gboolean empty = *tag_end == '/';
+  p = tag_end + (empty ? 2 : 1);
+  if (!empty)
+    s->open_holds_text[s->depth] = holds_text(name, name_end - name);
+  if (!s->events)
+    return check_start_tag(s, lt, name, name_end, tag_end, empty) ? p : NULL;
+  report_start_tag(s, lt, name, name_end, &attrs, tag_end, empty);
   return p;
 }
 
@@ -686,7 +429,7 @@ scan_end_tag(Scanner *s, const guchar *p)
   /* the open element's name, and nothing more of a name */
   gsize length = s->open_length[s->depth];
   if ((gsize) (s->end - name) <= length || memcmp(name, s->open_name[s->depth], length) != 0
-      || name_char[name[length]] || name[length] == ':' || name[length] >= 0x80)
+      || xml_scan_name_char[name[length]] || name[length] == ':' || name[length] >= 0x80)
     return NULL;
   p = skip_blanks(name + length);
   return *p == '>' ? p + 1 : NULL;
@@ -696,9 +439,19 @@ scan_end_tag(Scanner *s, const guchar *p)
 static void
 report_text(Scanner *s, const gchar *text, gsize length, const guchar *end)
 {
-  PdbXmlScanPos pos = position_of(s, end);
+  PdbXmlScanPos pos = xml_scan_position_of(s, end);
 
   if (!s->events->text(s->user_data, text, length, &pos))
+    s->stopped = TRUE;
+}
+
+/* Reports a comment or CDATA section ending at @end (event pass). */
+static void
+report_markup(Scanner *s, gboolean cdata, gsize length, const guchar *end)
+{
+  PdbXmlScanPos pos = xml_scan_position_of(s, end);
+
+  if (!s->events->markup(s->user_data, cdata, length, &pos))
     s->stopped = TRUE;
 }
 
@@ -720,7 +473,7 @@ scan_cdata(Scanner *s, const guchar *p)
   if (s->events)
     {
       p = memmem(start, s->end - start, "]]>", 3);
-      report_text(s, (const gchar *) start, p - start, p + 3);
+      report_markup(s, TRUE, p - start, p + 3);
       return p + 3;
     }
   p = start;
@@ -752,7 +505,7 @@ check_text(Scanner *s, const guchar *p)
 
   for (;;)
     {
-      p = skip_plain_text(p);
+      p = xml_scan_skip_plain_text(p);
       if (*p == '<')
         break;
       if (*p == ']')
@@ -765,7 +518,7 @@ check_text(Scanner *s, const guchar *p)
       gint n;
       gunichar c;
       if (*p == '&')
-        n = parse_reference(p, &c);
+        n = xml_scan_parse_reference(p, &c);
       else
         n = scan_char(s, p);
       if (!n)
@@ -800,9 +553,9 @@ emit_text(Scanner *s, const guchar *p)
   while (amp)
     {
       gunichar c = 0;
-      gint n = parse_reference(amp, &c);
+      gint n = xml_scan_parse_reference(amp, &c);
       g_string_append_len(s->scratch, (const gchar *) p, amp - p);
-      append_unichar(s->scratch, c);
+      xml_scan_append_unichar(s->scratch, c);
       p = amp + n;
       amp = memchr(p, '&', lt - p);
     }
@@ -823,7 +576,11 @@ scan_content(Scanner *s, const guchar *p)
       else if (p[1] == '/')
         p = scan_end_tag(s, p);
       else if (p[1] == '!' && p[2] == '-' && p[3] == '-')
-        p = scan_comment(s, p);
+        {
+          p = scan_comment(s, p);
+          if (p && s->events)
+            report_markup(s, FALSE, 0, p);
+        }
       else if (p[1] == '!' && memcmp(p, "<![CDATA[", 9) == 0)
         p = scan_cdata(s, p);
       else
@@ -844,7 +601,7 @@ scan_document(Scanner *s)
     p = scan_xml_declaration(p);
   if (p)
     p = scan_misc(s, p);
-  if (!p || p[0] != '<' || name_char[p[1]] != 1)
+  if (!p || p[0] != '<' || xml_scan_name_char[p[1]] != 1)
     return FALSE;
   p = scan_start_tag(s, p);
   if (p)
@@ -861,13 +618,13 @@ pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts)
 {
   Scanner s = { 0 };
 
-  scan_init_tables();
+  xml_scan_init_tables();
   s.buf = (const guchar *) buffer;
   s.end = s.buf + length;
   s.ascii = TRUE;
   /* Every loop stops at the terminating NUL. A NUL byte or a CR anywhere
    * else fails the grammar where it stands (neither is a character that
-   * utf8_length() accepts, a blank or a name character), so files with CR
+   * xml_scan_utf8_length() accepts, a blank or a name character), so files with CR
    * line ends go to libxml2, whose line and column counting around CR the
    * scanner does not copy. */
   if (s.end[0] != '\0')
@@ -884,7 +641,7 @@ pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFacts *fa
 {
   Scanner s = { 0 };
 
-  scan_init_tables();
+  xml_scan_init_tables();
   s.buf = (const guchar *) buffer;
   s.end = s.buf + length;
   s.ascii = facts->ascii;

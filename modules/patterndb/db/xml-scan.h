@@ -26,13 +26,17 @@ typedef struct _PdbXmlScanPos
 typedef struct _PdbXmlScanEvents
 {
   /* @start: where the loader places the element (see xml-scan.c);
-   * @tag_end: the start tag's '>' (or the '/' of "/>"). */
+   * @tag_end: the start tag's '>' (or the '/' of "/>"); @empty: "<x/>",
+   * whose end_element follows at once. */
   gboolean (*start_element)(gpointer user_data, const gchar *name, gint n_attributes,
                             const gchar **attributes, const PdbXmlScanPos *start,
-                            const PdbXmlScanPos *tag_end);
+                            const PdbXmlScanPos *tag_end, gboolean empty);
   gboolean (*end_element)(gpointer user_data);
-  /* A run of character data (or one CDATA section); @end: just after it. */
+  /* A run of character data; @end: just after it. */
   gboolean (*text)(gpointer user_data, const gchar *text, gsize length, const PdbXmlScanPos *end);
+  /* A comment or CDATA section inside the root element (@cdata, with
+   * @length bytes of content, not reported as text); @end: just after it. */
+  gboolean (*markup)(gpointer user_data, gboolean cdata, gsize length, const PdbXmlScanPos *end);
   /* Optional: the bytes before @offset will not be read again. */
   void (*consumed)(gpointer user_data, gsize offset);
 } PdbXmlScanEvents;

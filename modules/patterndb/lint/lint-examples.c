@@ -6,7 +6,10 @@
  * program, else directly in the rule's own ruleset. It must select its own
  * rule (error), completely (a prefix-only match is a warning: the
  * pattern probably misses a trailing part) and give every <test_value>
- * (unset compares as '', as in `test`; error). The message store here is
+ * (unset compares as '', as in `test`; error). With @conflicts, another
+ * rule that matches the example whole is a rule conflict (warning; off by
+ * default, since a literal rule beside a parser rule is often meant so).
+ * The message store here is
  * a plain hash table: enough for captures, tags and <value> templates.
  */
 #include "lint/lint-private.h"
@@ -64,7 +67,43 @@ ruleset_of(const PdbDatabase *db, const PdbRule *rule)
 }
 
 static void
-check_example(const PdbDatabase *db, const PdbRule *rule, const PdbExample *ex, GPtrArray *findings)
+collect_rule(gpointer value, gpointer user_data)
+{
+  GPtrArray *rules = user_data;
+
+  if (!g_ptr_array_find(rules, value, NULL))
+    g_ptr_array_add(rules, value);
+}
+
+/* Other rules that match the example whole: `patterndb test` reports a
+ * rule conflict (and fails with --strict). */
+static void
+check_conflict(const PdbRuleset *rs, const PdbRule *rule, const PdbExample *ex, const gchar *message,
+               gsize mlen, GPtrArray *findings)
+{
+  GPtrArray *matching = g_ptr_array_new();
+
+  if (rs && rs->messages)
+    pdb_radix_foreach_complete_match(rs->messages, message, mlen, collect_rule, matching);
+  for (guint i = 0; i < matching->len; i++)
+    {
+      const PdbRule *other = g_ptr_array_index(matching, i);
+      const PdbRule *rules[] = { rule, other, NULL };
+
+      if (other == rule)
+        continue;
+      PdbLintFinding *f = pdb_lint_add(findings, PDB_LINT_WARNING, "rule-conflict", &ex->location, rules,
+                                       "example of rule '%s' is matched whole by rule '%s' too "
+                                       "(a rule conflict in `patterndb test`, a failure with --strict)",
+                                       rule->id, other->id);
+      f->witness = g_strdup(message);
+    }
+  g_ptr_array_free(matching, TRUE);
+}
+
+static void
+check_example(const PdbDatabase *db, const PdbRule *rule, const PdbExample *ex, gboolean conflicts,
+              GPtrArray *findings)
 {
   const gchar *message = ex->message ? ex->message : "";
   const gchar *program = ex->program ? ex->program : "";
@@ -103,7 +142,9 @@ check_example(const PdbDatabase *db, const PdbRule *rule, const PdbExample *ex, 
       pdb_result_clear(&result);
       return;
     }
-  if (!result.message_match.complete)
+  if (result.message_match.complete && conflicts)
+    check_conflict(result.ruleset, rule, ex, message, mlen, findings);
+  else if (!result.message_match.complete)
     {
       guint32 at = result.message_match.matched_length;
 
@@ -137,7 +178,7 @@ check_example(const PdbDatabase *db, const PdbRule *rule, const PdbExample *ex, 
 }
 
 void
-pdb_lint_check_examples(const PdbDatabase *db, GPtrArray *findings)
+pdb_lint_check_examples(const PdbDatabase *db, gboolean conflicts, GPtrArray *findings)
 {
   const GPtrArray *rules = pdb_database_get_rules(db);
 
@@ -153,6 +194,6 @@ pdb_lint_check_examples(const PdbDatabase *db, GPtrArray *findings)
           continue;
         }
       for (guint e = 0; e < rule->examples->len; e++)
-        check_example(db, rule, g_ptr_array_index(rule->examples, e), findings);
+        check_example(db, rule, g_ptr_array_index(rule->examples, e), conflicts, findings);
     }
 }

@@ -49,7 +49,7 @@ void pdb_lint_check_shadowing(const PdbRuleset *rs, GPtrArray *patterns, GPtrArr
                               GHashTable *shadowed);
 void pdb_lint_check_ambiguity(const PdbRuleset *rs, GPtrArray *patterns, GPtrArray *findings,
                               GHashTable *shadowed);
-void pdb_lint_check_examples(const PdbDatabase *db, GPtrArray *findings);
+void pdb_lint_check_examples(const PdbDatabase *db, gboolean conflicts, GPtrArray *findings);
 
 /* A key for the unordered pair of rules (a, b). */
 gchar *pdb_lint_pair_key(const PdbRule *a, const PdbRule *b);

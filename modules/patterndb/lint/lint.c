@@ -262,6 +262,12 @@ lint_ruleset(const PdbRuleset *rs, GPtrArray *findings)
 void
 pdb_lint_database(const PdbDatabase *db, GPtrArray *findings)
 {
+  pdb_lint_database_conflicts(db, FALSE, findings);
+}
+
+void
+pdb_lint_database_conflicts(const PdbDatabase *db, gboolean conflicts, GPtrArray *findings)
+{
   const GPtrArray *rulesets = pdb_database_get_rulesets(db);
   const PdbRuleset *catch_all = pdb_database_get_catch_all_ruleset(db);
   gboolean catch_all_listed = FALSE;
@@ -276,5 +282,5 @@ pdb_lint_database(const PdbDatabase *db, GPtrArray *findings)
   if (!catch_all_listed)
     lint_ruleset(catch_all, findings);
   check_duplicate_ids(db, findings);
-  pdb_lint_check_examples(db, findings);
+  pdb_lint_check_examples(db, conflicts, findings);
 }

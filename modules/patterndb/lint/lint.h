@@ -36,7 +36,7 @@ typedef struct _PdbLintFinding
   PdbLintSeverity severity;
   const gchar *kind;       /* static: "shadowed", "ambiguous", "duplicate-id", "no-example",
                             * "example-mismatch", "test-value", "prefix-only",
-                            * "parser-follow", "loader" */
+                            * "parser-follow", "loader", "rule-conflict" */
   gchar *file;             /* may be NULL (a loader warning without location) */
   gint line;
   gint column;
@@ -58,6 +58,10 @@ PdbLintFinding *pdb_lint_finding_from_warning(const gchar *warning);
 /* Appends the findings about @db to @findings (of PdbLintFinding*, which
  * should free its elements with pdb_lint_finding_free). */
 void pdb_lint_database(const PdbDatabase *db, GPtrArray *findings);
+/* The same, and with @conflicts a WARNING "rule-conflict" for each other
+ * rule that matches an example whole (`patterndb test` reports those as
+ * rule conflicts). */
+void pdb_lint_database_conflicts(const PdbDatabase *db, gboolean conflicts, GPtrArray *findings);
 
 /* Sorts by file, line, column, kind, message: a stable, diffable order. */
 void pdb_lint_sort(GPtrArray *findings);

@@ -94,10 +94,12 @@ pdb_cmd_lint(int argc, char **argv)
 {
   gchar *pdb_file = NULL;
   gboolean json = FALSE;
+  gboolean conflicts = FALSE;
   GOptionEntry entries[] =
   {
     { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &pdb_file, "Pattern database: a file, a directory or a glob", "FILE|DIR" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object with a findings array", NULL },
+    { "conflicts", 0, 0, G_OPTION_ARG_NONE, &conflicts, "Also warn about every other rule that matches an example whole (the rule conflicts of `patterndb test`)", NULL },
     { NULL }
   };
   PdbLoadOptions options = { 0 };
@@ -136,7 +138,7 @@ pdb_cmd_lint(int argc, char **argv)
       g_free(pdb_file);
       return LINT_EXIT_ERRORS;
     }
-  pdb_lint_database(db, findings);
+  pdb_lint_database_conflicts(db, conflicts, findings);
   pdb_lint_sort(findings);
   for (guint i = 0; i < findings->len; i++)
     {

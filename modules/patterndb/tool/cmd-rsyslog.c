@@ -108,8 +108,9 @@ take_member(const gchar *name, const gchar *value, gsize length, gpointer user_d
     g_string_assign(m->program, value);
   else if (strcmp(name, "msg") == 0)
     {
-      /* rsyslog keeps the blank after "prog:"; pdbtool and syslog-ng drop it. */
-      while (length > 0 && (*value == ' ' || *value == '\t'))
+      /* rsyslog's msg is all that follows "prog:", the usual blank
+       * included; syslog-ng drops that one space, and only it. */
+      if (length > 0 && *value == ' ')
         {
           value++;
           length--;
@@ -369,6 +370,78 @@ static const gchar description_text[] =
   "(message unchanged).\n"
   "SIGHUP re-reads the database; a broken new database leaves the old one active.\n";
 
+/* Answers every line of stdin, in order, until its end or until stdout
+ * fails; SIGHUP reloads @db (from @pdb_path) between two lines. */
+static void
+serve(PdbDatabase **db, const gchar *pdb_path, const gchar *log_path, const gchar *prefix)
+{
+  struct sigaction sa = { 0 };
+  sa.sa_handler = on_sighup;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGHUP, &sa, NULL);   /* no SA_RESTART: a blocked read returns EINTR */
+  signal(SIGPIPE, SIG_IGN);
+
+  RsyslogMessage message;
+  rsyslog_message_init(&message);
+  GString *pending = g_string_sized_new(4096);
+  GString *out = g_string_sized_new(4096);
+  gchar buf[65536];
+  gboolean eof = FALSE;
+
+  while (!eof)
+    {
+      if (reload_requested)
+        {
+          reload_requested = 0;
+          reload_database(db, pdb_path, log_path);
+        }
+      ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          break;
+        }
+      if (n == 0)
+        {
+          eof = TRUE;
+          if (pending->len == 0)
+            break;
+          g_string_append_c(pending, '\n');  /* a last line without newline still gets its answer */
+        }
+      else
+        g_string_append_len(pending, buf, n);
+
+      /* Answer every complete line in what we have; keep the tail. */
+      gsize start = 0;
+      GString *answers = g_string_sized_new(1024);
+      for (;;)
+        {
+          const gchar *nl = memchr(pending->str + start, '\n', pending->len - start);
+          if (!nl)
+            break;
+          gsize len = nl - (pending->str + start);
+          if (reload_requested)
+            {
+              reload_requested = 0;
+              reload_database(db, pdb_path, log_path);
+            }
+          answer_line(*db, pending->str + start, len, prefix, &message, out);
+          g_string_append_len(answers, out->str, out->len);
+          start += len + 1;
+        }
+      g_string_erase(pending, 0, start);
+      gboolean written = write_all(answers->str, answers->len);
+      g_string_free(answers, TRUE);
+      if (!written)
+        break;
+    }
+
+  rsyslog_message_destroy(&message);
+  g_string_free(pending, TRUE);
+  g_string_free(out, TRUE);
+}
+
 int
 pdb_cmd_rsyslog(int argc, char **argv)
 {
@@ -411,71 +484,7 @@ pdb_cmd_rsyslog(int argc, char **argv)
       return 1;
     }
 
-  struct sigaction sa = { 0 };
-  sa.sa_handler = on_sighup;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGHUP, &sa, NULL);   /* no SA_RESTART: a blocked read returns EINTR */
-  signal(SIGPIPE, SIG_IGN);
-
-  RsyslogMessage message;
-  rsyslog_message_init(&message);
-  GString *pending = g_string_sized_new(4096);
-  GString *out = g_string_sized_new(4096);
-  gchar buf[65536];
-  gboolean eof = FALSE;
-
-  while (!eof)
-    {
-      if (reload_requested)
-        {
-          reload_requested = 0;
-          reload_database(&db, pdb_path, log_path);
-        }
-      ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          break;
-        }
-      if (n == 0)
-        {
-          eof = TRUE;
-          if (pending->len == 0)
-            break;
-          g_string_append_c(pending, '\n');  /* a last line without newline still gets its answer */
-        }
-      else
-        g_string_append_len(pending, buf, n);
-
-      /* Answer every complete line in what we have; keep the tail. */
-      gsize start = 0;
-      GString *answers = g_string_sized_new(1024);
-      for (;;)
-        {
-          const gchar *nl = memchr(pending->str + start, '\n', pending->len - start);
-          if (!nl)
-            break;
-          gsize len = nl - (pending->str + start);
-          if (reload_requested)
-            {
-              reload_requested = 0;
-              reload_database(&db, pdb_path, log_path);
-            }
-          answer_line(db, pending->str + start, len, prefix, &message, out);
-          g_string_append_len(answers, out->str, out->len);
-          start += len + 1;
-        }
-      g_string_erase(pending, 0, start);
-      gboolean written = write_all(answers->str, answers->len);
-      g_string_free(answers, TRUE);
-      if (!written)
-        break;
-    }
-
-  rsyslog_message_destroy(&message);
-  g_string_free(pending, TRUE);
-  g_string_free(out, TRUE);
+  serve(&db, pdb_path, log_path, prefix);
   pdb_database_unref(db);
   g_free(pdb_path);
   g_free(prefix);
