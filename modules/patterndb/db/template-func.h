@@ -17,7 +17,12 @@ typedef struct _PdbTemplateCall PdbTemplateCall;
 
 /* The names, for error messages. */
 #define PDB_TEMPLATE_FUNCTION_NAMES \
-  "context-length, echo, if, length, lowercase, replace-delimiter, sanitize, strip, substr, uppercase"
+  "+, -, *, /, %%, average, base64-encode, basename, binary, ceil, context-length, " \
+  "context-lookup, context-values, dirname, echo, env, explode, filter, floor, grep, if, " \
+  "implode, indent-multi-line, ipv4-to-int, iterate, length, list-append, list-concat, " \
+  "list-count, list-head, list-nth, list-search, list-slice, list-tail, lowercase, map, " \
+  "max, min, or, padding, replace-delimiter, round, sanitize, strip, substr, sum, " \
+  "uppercase, url-decode, url-encode"
 
 /*
  * Compiles a call of @name with the (already unquoted) @words (NULL-terminated,
@@ -33,9 +38,17 @@ guint pdb_template_call_get_max_context_index(const PdbTemplateCall *call);
  * argument that does). */
 gboolean pdb_template_call_reads_context(const PdbTemplateCall *call);
 
-/* Appends the result to @out; uses the end of @out as scratch space. */
+/* TRUE for $(iterate) or a call with such an argument. */
+gboolean pdb_template_call_is_stateful(const PdbTemplateCall *call);
+
+/* Appends the result to @out. */
 void pdb_template_call_append(const PdbTemplateCall *call, PdbTemplateLookupFunc lookup,
                               gpointer user_data, GString *out);
+
+/* As pdb_template_call_append() for `$(...)@N`: the call sees only the
+ * message @back messages before the newest one. */
+void pdb_template_call_append_at(const PdbTemplateCall *call, guint back, PdbTemplateLookupFunc lookup,
+                                 gpointer user_data, GString *out);
 
 G_END_DECLS
 

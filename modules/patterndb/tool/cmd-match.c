@@ -195,6 +195,8 @@ template_uses_dates(const PdbTemplate *tmpl, GString *scratch)
 {
   gboolean dates = FALSE;
 
+  if (pdb_template_is_stateful(tmpl))
+    return TRUE;   /* expanding it to probe would change it */
   g_string_truncate(scratch, 0);
   pdb_template_append(tmpl, probe_dates, &dates, scratch);
   return dates;
