@@ -16,7 +16,7 @@
  *   $(map T L)                T expanded for each element of the list L (as $_),
  *                             as a list
  *   $(filter (COND) L)        the elements of L for which COND holds ($_ is the
- *                             element), as a list
+ *                             element), decoded, joined by `,` (not re-quoted)
  *   $(iterate T INITIAL)      INITIAL at the first expansion, then T expanded
  *                             with $_ set to the previous result; the state
  *                             lives in the compiled call (one per database
@@ -239,8 +239,9 @@ filter_element(const gchar *element, gsize length, gpointer user_data)
   pdb_tf_element_init(&el, e->env, element, length);
   if (pdb_expr_cond_eval(e->call->cond, el.env.lookup, el.env.data))
     {
+      /* 3.38 writes the decoded element as it is, without list quoting */
       pdb_tf_list_separate(e->out, e->start);
-      pdb_tf_list_append_element(e->out, element, length);
+      g_string_append_len(e->out, element, length);
     }
   return TRUE;
 }

@@ -3,7 +3,8 @@
  * set that read or write them, with the results pdbtool 3.38 gives.
  *
  * A list is text: elements separated by `,`. Reading (pdb_tf_list_scan):
- * every argument is a list; empty elements are skipped; an element that
+ * every argument is a list; empty unquoted elements are skipped (`""` is an
+ * empty element); an element that
  * starts with `"` or `'` is quoted: up to the same quote, where `\b \f \n
  * \r \t \\` and backslash-quote are escapes and any other `\x` stays `\x`,
  * and the element must end right after the quote; otherwise (an unclosed
@@ -175,8 +176,6 @@ pdb_tf_list_scan(GPtrArray *values, guint from, PdbTfListEach each, gpointer use
               continue;
             }
           p = decode_element(p, end, element);
-          if (element->len == 0)
-            continue;
           if (!each(element->str, element->len, user_data))
             goto done;
         }
