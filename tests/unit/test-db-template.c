@@ -443,3 +443,72 @@ Test(template, context_length_and_reads_context)
   g_string_free(out, TRUE);
   pdb_template_free(tmpl);
 }
+
+/* A context of three messages; index 0 is the newest. */
+static const gchar *
+three_messages(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  static const gchar *const n[] = { "3", "x", "5" };
+
+  (void) user_data;
+  *length = -1;
+  if (context_index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    return "3";
+  if (context_index < G_N_ELEMENTS(n) && strcmp(name, "n") == 0)
+    return n[context_index];
+  return NULL;
+}
+
+Test(template, context_functions_over_a_context)
+{
+  static const struct
+  {
+    const gchar *text;
+    const gchar *expected;
+  } rows[] =
+  {
+    { "$(context-values ${n})", "5,x,3" },                 /* oldest first */
+    { "$(sum ${n})|$(min ${n})|$(max ${n})|$(average ${n})", "8|3|5|4" },   /* "x" is skipped */
+    { "$(grep (\"${n}\" ne \"x\") ${n} y)", "5,y,3,y" },
+    { "$(context-lookup --max-count 1 (\"${n}\" ne \"x\") \"${n} z\")", "\"5 z\"" },
+    { "$(echo ${n}@1)|$(context-length)@1|$(context-values ${n})@2|${n}@3|${nope:-d}@2", "x|1|5||d" },
+    { "$(context-length)|$(list-count $(context-values ${n} ${n}))", "3|6" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      GError *error = NULL;
+      PdbTemplate *tmpl = pdb_template_compile(rows[i].text, FALSE, &error);
+
+      cr_assert_not_null(tmpl, "row %zu '%s': %s", i, rows[i].text, error ? error->message : "");
+      cr_expect(pdb_template_reads_context(tmpl), "row %zu '%s' reads the context", i, rows[i].text);
+      GString *out = g_string_new(NULL);
+      pdb_template_append(tmpl, three_messages, NULL, out);
+      cr_expect_str_eq(out->str, rows[i].expected, "row %zu '%s'", i, rows[i].text);
+      g_string_free(out, TRUE);
+      pdb_template_free(tmpl);
+    }
+}
+
+Test(template, iterate_keeps_its_state_and_says_so)
+{
+  PdbTemplate *tmpl = pdb_template_compile("$(iterate \"$(+ 1 $_)\" 7)", FALSE, NULL);
+  PdbTemplate *plain = pdb_template_compile("$(map \"$(+ 1 $_)\" 7,8)", FALSE, NULL);
+  GString *out = g_string_new(NULL);
+
+  cr_assert_not_null(tmpl);
+  cr_expect(pdb_template_is_stateful(tmpl));
+  cr_expect_not(pdb_template_is_stateful(plain));
+  for (gint i = 0; i < 3; i++)
+    {
+      pdb_template_append(tmpl, lookup, NULL, out);
+      g_string_append_c(out, ' ');
+    }
+  cr_expect_str_eq(out->str, "7 8 9 ");
+  g_string_truncate(out, 0);
+  pdb_template_append(plain, lookup, NULL, out);
+  cr_expect_str_eq(out->str, "8,9");
+  g_string_free(out, TRUE);
+  pdb_template_free(tmpl);
+  pdb_template_free(plain);
+}

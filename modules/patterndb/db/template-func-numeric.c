@@ -279,8 +279,7 @@ eval_aggregate(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, A
   g_string_free(value, TRUE);
   if (found == 0)
     return;
-  /* 3.38 counts in an int */
-  append_int(out, kind == AGG_AVERAGE ? acc / (gint64) (gint32) found : acc);
+  append_int(out, kind == AGG_AVERAGE ? acc / (gint64) found : acc);
 }
 
 static void
