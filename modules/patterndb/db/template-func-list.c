@@ -313,8 +313,8 @@ eval_list_nth(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
       gint32 i = to_int32(n);
       if (i < 0)
         i = (gint32) (i + list_count(v, 1));
-      if (i >= 0)
-        append_slice(out, v, 1, i, i + 1 > i ? i + 1 : i, TRUE);
+      if (i >= 0 && i < G_MAXINT32)
+        append_slice(out, v, 1, i, i + 1, TRUE);
     }
   pdb_tf_free_values(v);
 }
