@@ -103,6 +103,13 @@ else
   diff "$T/ref.nv" "$T/ours.nv" | head -10 | while IFS= read -r l; do diag "$l"; done
 fi
 
+# $(iterate) keeps its state from line to line: with --threads the run stays
+# on one thread, so the numbers follow the input as in pdbtool
+for i in $(seq 3000); do echo "<13>2026-12-04T10:00:00+00:00 h1 t[1]: x $i"; done > "$T/many.log"
+"$PDBTOOL" match -p "$T/t.xml" -f "$T/many.log" -T '$(iterate "$(+ 1 $_)" 0) ${x}\n' > "$T/ref.it" 2>/dev/null
+"$PATTERNDB" match --threads 2 --block-size 700 -p "$T/t.xml" -f "$T/many.log" -T '$(iterate "$(+ 1 $_)" 0) ${x}\n' > "$T/ours.it" 2>&1
+check "\$(iterate) over 3000 lines with --threads 2 (blocks of 700 bytes): as pdbtool (last: $(tail -1 "$T/ours.it"))" cmp -s "$T/ref.it" "$T/ours.it"
+
 # --- 3. test: the su rule's ${user}@@${tty} --------------------------------------
 "$PDBTOOL" test "$db" > "$T/ref.test" 2>/dev/null; ref_rc=$?
 "$PATTERNDB" test "$db" > "$T/ours.test" 2>/dev/null; ours_rc=$?
