@@ -7,8 +7,9 @@
 #      quoting, escapes), generated below: -T over a file and the
 #      <value>s of template-funcs-values.xml (NAME=value output);
 #   3. `test` on template-funcs-values.xml (the su rule's ${user}@@${tty});
-#   4. context functions in values and action messages over correlation
-#      contexts (template-funcs-context.xml);
+#   4. context functions in values, context-ids, conditions and action
+#      messages over correlation contexts (template-funcs-context.xml,
+#      template-funcs-actions.xml);
 #   5. the deliberate differences (where 3.38 crashes or prints garbage),
 #      asserted on both sides.
 . "$top_srcdir/tests/lib.sh"
@@ -140,6 +141,20 @@ if cmp -s "$T/ref.c" "$T/ours.c" && grep -q '^SUM=2|-3|5|1$' "$T/ours.c"; then
 else
   not_ok "context functions: NAME=value output differs"
   diff "$T/ref.c" "$T/ours.c" | head -10 | while IFS= read -r l; do diag "$l"; done
+fi
+
+# context functions in context-id, conditions and create-context (-T: the
+# synthetic messages' HOST/PROGRAM are the correlation's business)
+adb=$DIFFDIR/template-funcs-actions.xml
+tmpl='${MESSAGE}|ID=${ID}|S=${S}|${.classifier.context_id}\n'
+"$PDBTOOL" match -p "$adb" -f "$DIFFDIR/template-funcs-actions.messages" -T "$tmpl" > "$T/ref.a" 2>/dev/null
+"$PATTERNDB" match -p "$adb" -f "$DIFFDIR/template-funcs-actions.messages" -T "$tmpl" > "$T/ours.a" 2>"$T/ours.err"
+if cmp -s "$T/ref.a" "$T/ours.a" && grep -q '^big sum=21 ' "$T/ours.a" && grep -q '^avg=5 min=3 ' "$T/ours.a"; then
+  ok "context functions in context-id, conditions and actions: -T output identical ($(wc -l < "$T/ref.a") lines)"
+else
+  not_ok "context functions in context-id, conditions and actions: -T output differs"
+  diff "$T/ref.a" "$T/ours.a" | head -10 | while IFS= read -r l; do diag "$l"; done
+  head -3 "$T/ours.err" | while IFS= read -r l; do diag "stderr: $l"; done
 fi
 
 # --- 5. deliberate differences ---------------------------------------------------
