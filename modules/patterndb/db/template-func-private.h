@@ -1,6 +1,6 @@
 /*
  * template-func-private.h: what the families of template functions
- * (template-func-string.c, -numeric.c, -list.c, -context.c) share with the
+ * (template-func-string.c, -numeric.c, -list.c, -context.c, -net.c) share with the
  * dispatcher template-func.c. Internal to db/; not installed.
  *
  * A family exports a table of PdbTfDef rows. The dispatcher finds the row by
@@ -59,6 +59,7 @@ extern const PdbTfDef pdb_tf_string_functions[];
 extern const PdbTfDef pdb_tf_numeric_functions[];
 extern const PdbTfDef pdb_tf_list_functions[];
 extern const PdbTfDef pdb_tf_context_functions[];
+extern const PdbTfDef pdb_tf_net_functions[];
 
 /* ---- helpers (template-func.c) ---- */
 

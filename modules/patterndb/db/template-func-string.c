@@ -34,15 +34,12 @@
  *   $(basename P) $(dirname P)  as glib's g_path_get_basename/dirname of the first
  *                             argument
  *   $(env NAME...)            the environment variables that are set, joined by blanks
- *   $(ipv4-to-int A...)       each address (inet_aton syntax) as a number, joined
- *                             by commas
  * A call with the wrong number of arguments gives an empty result, as in 3.38
  * (which logs an error per message). Where 3.38 would write a NUL byte, the
  * result ends there, as 3.38's output does.
  */
 #include "db/template-func-private.h"
 
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,24 +479,6 @@ eval_env(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
   pdb_tf_free_values(v);
 }
 
-static void
-eval_ipv4_to_int(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  GPtrArray *v = pdb_tf_expand_args(call, env);
-
-  for (guint i = 0; i < v->len; i++)
-    {
-      struct in_addr addr;
-
-      if (i > 0)
-        g_string_append_c(out, ',');
-      /* 3.38 prints whatever was in its buffer for an invalid address; here it is empty */
-      if (inet_aton(((GString *) g_ptr_array_index(v, i))->str, &addr))
-        g_string_append_printf(out, "%" G_GUINT32_FORMAT, (guint32) ntohl(addr.s_addr));
-    }
-  pdb_tf_free_values(v);
-}
-
 const PdbTfDef pdb_tf_string_functions[] =
 {
   { "echo", NULL, eval_echo, FALSE },
@@ -519,6 +498,5 @@ const PdbTfDef pdb_tf_string_functions[] =
   { "basename", NULL, eval_basename, FALSE },
   { "dirname", NULL, eval_dirname, FALSE },
   { "env", NULL, eval_env, FALSE },
-  { "ipv4-to-int", NULL, eval_ipv4_to_int, FALSE },
   { NULL, NULL, NULL, FALSE },
 };

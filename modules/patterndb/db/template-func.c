@@ -9,7 +9,8 @@
  *   template-func-string.c   echo, length, substr, strip, sanitize, lowercase,
  *                            uppercase, replace-delimiter, padding, binary,
  *                            indent-multi-line, base64-encode, url-encode,
- *                            url-decode, basename, dirname, env, ipv4-to-int
+ *                            url-decode, basename, dirname, env
+ *   template-func-net.c      ipv4-to-int, dns-resolve-ip
  *   template-func-numeric.c  + - * / %, round, ceil, floor, sum, min, max, average
  *   template-func-list.c     list-concat, list-append, list-head, list-nth,
  *                            list-tail, list-slice, list-count, list-search,
@@ -33,6 +34,7 @@ static const PdbTfDef *const families[] =
   pdb_tf_numeric_functions,
   pdb_tf_list_functions,
   pdb_tf_context_functions,
+  pdb_tf_net_functions,
 };
 
 static const PdbTfDef *

@@ -18,7 +18,7 @@ typedef struct _PdbTemplateCall PdbTemplateCall;
 /* The names, for error messages. */
 #define PDB_TEMPLATE_FUNCTION_NAMES \
   "+, -, *, /, %%, average, base64-encode, basename, binary, ceil, context-length, " \
-  "context-lookup, context-values, dirname, echo, env, explode, filter, floor, grep, if, " \
+  "context-lookup, context-values, dirname, dns-resolve-ip, echo, env, explode, filter, floor, grep, if, " \
   "implode, indent-multi-line, ipv4-to-int, iterate, length, list-append, list-concat, " \
   "list-count, list-head, list-nth, list-search, list-slice, list-tail, lowercase, map, " \
   "max, min, or, padding, replace-delimiter, round, sanitize, strip, substr, sum, " \
