@@ -1,6 +1,6 @@
 /*
  * template-func-string.c: the text functions of the 3.38 basic set, with the
- * results pdbtool 3.38 gives (tests/differential/template-funcs.sh asks it
+ * results pdbtool 3.38 gives (tests/differential/test-template-funcs.sh asks it
  * for each):
  *
  *   $(echo A...)              the arguments, joined by one blank

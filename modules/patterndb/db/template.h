@@ -12,7 +12,8 @@
  *                       context; @0 is the current message. Beyond the
  *                       start of the context it is empty (the default too).
  *   $(call ...)@N       the call evaluated for the message N back, as a
- *                       context of that one message.
+ *                       context of that one message (@0 too:
+ *                       `$(context-length)@0` is 1 in any context).
  *   ${name}@@ $(...)@@  a literal `@` (3.38: `${user}@@${tty}` is user@tty);
  *                       `@` followed by anything else than `@` or a digit
  *                       stays literal, and `@` after `$name` or text is
