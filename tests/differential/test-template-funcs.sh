@@ -125,7 +125,7 @@ check_eq "match: usracct.sessionid of the su rule" "phemmer@pts/13" \
 # --- 4. correlation contexts ------------------------------------------------------
 cdb=$DIFFDIR/template-funcs-context.xml
 cmsg=$DIFFDIR/template-funcs-context.messages
-tmpl='${MESSAGE}|CV=${CV}|CL=${CL}|CLM=${CLM}|G=${G}|GM=${GM}|SUM=${SUM}|AT=${AT}|LEN=${LEN}\n'
+tmpl='${MESSAGE}|CV=${CV}|CL=${CL}|CLM=${CLM}|G=${G}|GM=${GM}|SUM=${SUM}|AT=${AT}|LEN=${LEN}|CID=${CID}|$_|$CONTEXT_ID\n'
 "$PDBTOOL" match -p "$cdb" -f "$cmsg" -T "$tmpl" > "$T/ref.c" 2>/dev/null
 "$PATTERNDB" match -p "$cdb" -f "$cmsg" -T "$tmpl" > "$T/ours.c" 2>"$T/ours.err"
 if cmp -s "$T/ref.c" "$T/ours.c" && grep -q '^end ' "$T/ours.c"; then
@@ -178,6 +178,7 @@ deliberate '$(basename)|$(dirname)' '|' crash
 deliberate '$(grep --bogus ("1" eq "1") a)' 'Error compiling template: Unknown option --bogus (the call at position 0)' crash
 deliberate '$(context-lookup -m x ("1" eq "1") a)' 'Error compiling template: Cannot parse integer value “x” for -m (the call at position 0)' crash
 deliberate '$(ipv4-to-int x 1.2.3.4)' ',16909060' ','
+deliberate '$(ipv4-to-int 1.2.3.4 x)' '16909060,16909060' '16909060,16909060'
 deliberate '$(dns-resolve-ip)|' '|' crash
 for f in 'names --scope nv-pairs' 'values --scope nv-pairs'; do
   "$PDBTOOL" match -p "$T/t.xml" -P t -M 'x hello world' -T "\$($f)" > /dev/null 2> "$T/ref.d"

@@ -4,8 +4,10 @@
  *
  *   $(ipv4-to-int A...)       each address (inet_aton syntax: 1.2.3 is
  *                             1.2.0.3, 010 is octal) as a number, joined by
- *                             commas; an invalid one gives an empty element
- *                             (3.38 prints what its buffer held)
+ *                             commas; an invalid one repeats the previous
+ *                             argument's number, or is empty when no
+ *                             argument before it was valid (3.38 prints
+ *                             what its buffer held)
  *   $(dns-resolve-ip [opts] IP)  the address (inet_aton or IPv6 syntax)
  *                             written back in its canonical form, or with
  *                             --use-dns yes (the default) the host name its
@@ -31,14 +33,18 @@ static void
 eval_ipv4_to_int(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 {
   GPtrArray *v = pdb_tf_expand_args(call, env);
+  gboolean have = FALSE;
+  struct in_addr addr;
 
   for (guint i = 0; i < v->len; i++)
     {
-      struct in_addr addr;
-
       if (i > 0)
         g_string_append_c(out, ',');
+      /* 3.38 keeps the address of the call's previous argument when one is
+       * invalid (and prints leftover memory when the first is) */
       if (inet_aton(((GString *) g_ptr_array_index(v, i))->str, &addr))
+        have = TRUE;
+      if (have)
         g_string_append_printf(out, "%" G_GUINT32_FORMAT, (guint32) ntohl(addr.s_addr));
     }
   pdb_tf_free_values(v);

@@ -305,7 +305,7 @@ element_lookup(const gchar *name, guint context_index, gssize *length, gpointer 
 {
   PdbTfElement *el = user_data;
 
-  if (context_index == 0 && strcmp(name, "_") == 0)
+  if (context_index == 0 && strcmp(name, PDB_TEMPLATE_CONTEXT_ID) == 0)
     {
       *length = (gssize) el->element_length;
       return el->element;

@@ -161,6 +161,11 @@ add_literal(PdbTemplate *tmpl, const gchar *text, gsize length)
 static void
 add_reference(PdbTemplate *tmpl, const gchar *name, gsize length, gchar *default_value, guint index)
 {
+  /* 3.38: `$_` is the CONTEXT_ID macro (which $(map) and $(filter) set to
+   * the element) */
+  if (length == 1 && name[0] == '_')
+    name = PDB_TEMPLATE_CONTEXT_ID, length = strlen(PDB_TEMPLATE_CONTEXT_ID);
+
   TemplateElement e = { ELEMENT_REFERENCE, g_strndup(name, length), length, default_value, index, FALSE, NULL };
 
   g_array_append_val(tmpl->elements, e);
@@ -597,6 +602,15 @@ context_length(PdbTemplateLookupFunc lookup, gpointer user_data)
   return n ? n : 1;
 }
 
+/* TRUE when @lookup answers for a correlation context. */
+static gboolean
+context_known(PdbTemplateLookupFunc lookup, gpointer user_data)
+{
+  gssize length = -1;
+
+  return lookup && lookup("", PDB_TEMPLATE_CONTEXT_LENGTH_INDEX, &length, user_data) != NULL;
+}
+
 void
 pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
                     gpointer user_data, GString *out)
@@ -623,6 +637,14 @@ pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
 
       gssize length = -1;
       const gchar *value = lookup ? lookup(e->text, e->context_index, &length, user_data) : NULL;
+
+      /* CONTEXT_ID in a correlation context whose lookup does not know the
+       * macro: the id the message was classified into */
+      if (!value && strcmp(e->text, PDB_TEMPLATE_CONTEXT_ID) == 0 && context_known(lookup, user_data))
+        {
+          length = -1;
+          value = lookup(".classifier.context_id", e->context_index, &length, user_data);
+        }
 
       if (value && length < 0)
         length = strlen(value);

@@ -8,6 +8,7 @@
  *                       `${user}` followed by ".x", as in 3.38)
  *   ${name}             any name up to `}` (`${.classifier.class}`)
  *   ${name:-default}    `default` (literal text) when the value is unset or empty
+ *   $_ ${_}             the CONTEXT_ID macro (PDB_TEMPLATE_CONTEXT_ID), as in 3.38
  *   ${name}@N           the value N messages back in the correlation
  *                       context; @0 is the current message. Beyond the
  *                       start of the context it is empty (the default too).
@@ -110,6 +111,10 @@ typedef const gchar *(*PdbTemplateLookupFunc)(const gchar *name, guint context_i
 /* The context index at which a lookup function is asked for the number of
  * messages in the correlation context (name ""), as decimal text. */
 #define PDB_TEMPLATE_CONTEXT_LENGTH_INDEX G_MAXUINT
+/* The macro that names the correlation context (`$_` is the same); a
+ * lookup may answer it, otherwise a correlation context's lookup is asked
+ * for .classifier.context_id. $(map) and $(filter) set it to the element. */
+#define PDB_TEMPLATE_CONTEXT_ID "CONTEXT_ID"
 /* The largest N of ${name}@N kept (larger ones are beyond any context). */
 #define PDB_TEMPLATE_MAX_CONTEXT_INDEX (G_MAXUINT - 1)
 
