@@ -175,6 +175,7 @@ deliberate '$(% -9223372036854775808 -1)' '0' crash
 deliberate '$(padding abc -1)' 'abc' crash
 deliberate '$(explode "" abc)' 'abc' crash
 deliberate '$(basename)|$(dirname)' '|' crash
+deliberate '$(substr)|' '|' crash
 deliberate '$(grep --bogus ("1" eq "1") a)' 'Error compiling template: Unknown option --bogus (the call at position 0)' crash
 deliberate '$(context-lookup -m x ("1" eq "1") a)' 'Error compiling template: Cannot parse integer value “x” for -m (the call at position 0)' crash
 deliberate '$(ipv4-to-int x 1.2.3.4)' ',16909060' ','

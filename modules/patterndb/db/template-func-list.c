@@ -25,9 +25,10 @@
  *   $(list-slice F:L L...)    elements F (inclusive) to L (exclusive); either
  *                             may be left out or negative; cut to 32 bits
  *   $(list-count L...)        the number of elements
- *   $(list-search [--mode M] [--start-index N] PATTERN L)  the index of the
- *                             first element from N on that matches the literal
- *                             PATTERN (M: literal, prefix, substring, glob, pcre)
+ *   $(list-search [--mode M] [--start-index N] PATTERN L...)  the index of
+ *                             the first element from N on that matches PATTERN
+ *                             as written (M: literal, prefix, substring, glob,
+ *                             pcre); PATTERN must still compile as a template
  *   $(explode SEP S...)       each S split at every SEP, as a list
  *   $(implode SEP L...)       the elements of the lists joined by SEP
  */
@@ -420,7 +421,9 @@ prepare_list_search(PdbTemplateCall *call, const gchar *name, const gchar *const
           goto done;
         }
     }
-  ok = pdb_tf_compile_words(call, name, (const gchar *const *) rest + 1, 1, error);
+  /* as 3.38: every argument compiles (the pattern too, though it is used
+   * as written); the lists are all the arguments after the pattern */
+  ok = pdb_tf_compile_words(call, name, (const gchar *const *) rest, -1, error);
 done:
   g_strfreev(rest);
   g_free(mode);
@@ -483,7 +486,7 @@ eval_list_search(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 
   if (call->regex)
     s.match = pcre2_match_data_create_from_pattern(call->regex, NULL);
-  pdb_tf_list_scan(v, 0, search_element, &s);
+  pdb_tf_list_scan(v, 1, search_element, &s);
   if (s.found)
     g_string_append_printf(out, "%" G_GINT64_FORMAT, s.index);
   if (s.match)
