@@ -215,30 +215,33 @@ gchar **
 pdb_tf_parse_options(const gchar *name, const gchar *const *words, GOptionEntry *entries, GError **error)
 {
   gint argc = 1;
-  gchar **argv;
 
   while (words[argc - 1])
     argc++;
-  argv = g_new0(gchar *, argc + 1);
-  argv[0] = g_strdup(name);
+  /* GOption takes the options out of argv without freeing them: @owned
+   * keeps every string, @argv is what GOption rearranges */
+  gchar **owned = g_new0(gchar *, argc + 1);
+  gchar **argv = g_new0(gchar *, argc + 1);
+  owned[0] = g_strdup(name);
   for (gint i = 1; i < argc; i++)
-    argv[i] = g_strdup(words[i - 1]);
+    owned[i] = g_strdup(words[i - 1]);
+  memcpy(argv, owned, sizeof(gchar *) * argc);
 
   GOptionContext *ctx = g_option_context_new(name);
   g_option_context_set_help_enabled(ctx, FALSE);
   g_option_context_add_main_entries(ctx, entries, NULL);
   gboolean ok = g_option_context_parse(ctx, &argc, &argv, error);
   g_option_context_free(ctx);
-  if (!ok)
+
+  gchar **rest = NULL;
+  if (ok)
     {
-      g_strfreev(argv);
-      return NULL;
+      /* the words left after the program name */
+      rest = g_new0(gchar *, argc);
+      for (gint i = 1; i < argc; i++)
+        rest[i - 1] = g_strdup(argv[i]);
     }
-  /* drop the program name */
-  gchar **rest = g_new0(gchar *, argc);
-  for (gint i = 1; i < argc; i++)
-    rest[i - 1] = argv[i];
-  g_free(argv[0]);
+  g_strfreev(owned);
   g_free(argv);
   return rest;
 }
