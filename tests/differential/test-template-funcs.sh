@@ -30,6 +30,8 @@ XML
 run_t() {
   local tool=$1 tmpl=$2 rc
   "$tool" match -p "$T/t.xml" -P t -M 'x hello world' -T "$tmpl|" > "$T/out" 2> "$T/err"; rc=$?
+  # a sanitizer build must not report anything (leaks included)
+  if grep -q "Sanitizer\|runtime error" "$T/err"; then echo "SANITIZER: $(grep -m1 'Sanitizer\|runtime error' "$T/err")"; return; fi
   if grep -q "Error compiling template" "$T/err"; then echo ERR; return; fi
   od -c "$T/out"
   [ "$rc" -lt 128 ] || echo "killed by signal $((rc - 128))"
