@@ -417,20 +417,42 @@ eval_url_encode(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
   pdb_tf_free_values(v);
 }
 
+/* Appends @text percent-decoded as glib's g_uri_unescape_string() does
+ * (which 3.38 uses): a `%` not followed by two hex digits, or one that
+ * encodes NUL, makes the whole text invalid and nothing is appended. Done
+ * here, not with glib: on invalid input glib translates an error message,
+ * and its first gettext call can deadlock inside syslog-ng's worker threads. */
+static void
+append_url_decoded(GString *out, const gchar *text)
+{
+  gsize start = out->len;
+
+  for (const gchar *p = text; *p; p++)
+    {
+      if (*p != '%')
+        {
+          g_string_append_c(out, *p);
+          continue;
+        }
+      gint hi = g_ascii_xdigit_value(p[1]);
+      gint lo = hi < 0 ? -1 : g_ascii_xdigit_value(p[2]);
+      if (lo < 0 || (hi == 0 && lo == 0))
+        {
+          g_string_truncate(out, start);
+          return;
+        }
+      g_string_append_c(out, (gchar) (hi * 16 + lo));
+      p += 2;
+    }
+}
+
 static void
 eval_url_decode(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 {
   GPtrArray *v = pdb_tf_expand_args(call, env);
-  gsize start = out->len;
 
   for (guint i = 0; i < v->len; i++)
-    {
-      gchar *plain = g_uri_unescape_string(((GString *) g_ptr_array_index(v, i))->str, NULL);
-      if (plain)
-        g_string_append(out, plain);
-      g_free(plain);
-    }
-  end_at_nul(out, start);
+    append_url_decoded(out, ((GString *) g_ptr_array_index(v, i))->str);
   pdb_tf_free_values(v);
 }
 
