@@ -103,7 +103,8 @@ pdb_template_call_new(const gchar *name, const gchar *const *words, GError **err
 
   if (!def)
     {
-      pdb_tf_set_error(error, "unknown template function '%s'; supported: " PDB_TEMPLATE_FUNCTION_NAMES, name);
+      pdb_tf_set_error(error, "unknown template function '%s'; the functions of syslog-ng 3.38's "
+                       "basic set are supported (patterndb(1), -T)", name);
       return NULL;
     }
 

@@ -15,15 +15,6 @@ G_BEGIN_DECLS
 
 typedef struct _PdbTemplateCall PdbTemplateCall;
 
-/* The names, for error messages. */
-#define PDB_TEMPLATE_FUNCTION_NAMES \
-  "+, -, *, /, %%, average, base64-encode, basename, binary, ceil, context-length, " \
-  "context-lookup, context-values, dirname, dns-resolve-ip, echo, env, explode, filter, floor, grep, if, " \
-  "implode, indent-multi-line, ipv4-to-int, iterate, length, list-append, list-concat, " \
-  "list-count, list-head, list-nth, list-search, list-slice, list-tail, lowercase, map, " \
-  "max, min, or, padding, replace-delimiter, round, sanitize, strip, substr, sum, " \
-  "uppercase, url-decode, url-encode"
-
 /*
  * Compiles a call of @name with the (already unquoted) @words (NULL-terminated,
  * may be empty; borrowed). Returns NULL with @error set for an unknown function, an
