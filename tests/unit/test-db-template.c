@@ -67,8 +67,16 @@ static const TemplateRow value_rows[] =
   { "$ user", "$ user", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
   { "$-x", "$-x", PDB_TYPE_HINT_NONE, NULL },                             /* [pdbtool] */
   { "${user}@0", "bob", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
-  { "${user}@1", "alice", PDB_TYPE_HINT_NONE, NULL },
-  { "${user}@1x", "alicex", PDB_TYPE_HINT_NONE, NULL },
+  /* outside a correlation context (the lookup answers no length: one
+   * message) a look back is empty, as in 3.38 */
+  { "${user}@1", "", PDB_TYPE_HINT_NONE, NULL },                          /* [pdbtool] */
+  { "${user}@1x", "x", PDB_TYPE_HINT_NONE, NULL },                        /* [pdbtool] */
+  { "${user}@@${n}", "bob@12", PDB_TYPE_HINT_NONE, NULL },                /* [pdbtool] */
+  { "${user}@@@", "bob@@", PDB_TYPE_HINT_NONE, NULL },                    /* [pdbtool] */
+  { "$user@@", "bob@@", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "$(echo a)@@b", "a@b", PDB_TYPE_HINT_NONE, NULL },                    /* [pdbtool] */
+  { "${nope:-d}@1", "", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
+  { "${user}@99999999999", "", PDB_TYPE_HINT_NONE, NULL },                /* [pdbtool] */
   { "${user}@", "bob@", PDB_TYPE_HINT_NONE, NULL },                       /* [pdbtool] */
   { "${user}@x", "bob@x", PDB_TYPE_HINT_NONE, NULL },                     /* [pdbtool] */
   { "${user}@-1", "bob@-1", PDB_TYPE_HINT_NONE, NULL },                   /* [pdbtool] */
@@ -124,8 +132,8 @@ static const TemplateRow value_rows[] =
   { "$(ECHO x)", NULL, PDB_TYPE_HINT_NONE, "unknown template function 'ECHO'" },     /* [pdbtool] */
   { "$(echo x", NULL, PDB_TYPE_HINT_NONE, "')' is missing" },                        /* [pdbtool] */
   { "$(echo \"a\\\"b\")", NULL, PDB_TYPE_HINT_NONE, "quote at position 12" },       /* [pdbtool] no escapes in quotes */
-  { "$(sanitize --bogus a)", NULL, PDB_TYPE_HINT_NONE, "unknown option '--bogus'" }, /* [pdbtool] */
-  { "$(sanitize -r)", NULL, PDB_TYPE_HINT_NONE, "needs a value" },
+  { "$(sanitize --bogus a)", NULL, PDB_TYPE_HINT_NONE, "Unknown option --bogus" }, /* [pdbtool] */
+  { "$(sanitize -r)", NULL, PDB_TYPE_HINT_NONE, "Missing argument for -r" },
   { "$(echo ${user)", NULL, PDB_TYPE_HINT_NONE, "'}' is missing" },
   { "$(if (\"a\" eq \"a\") t)", NULL, PDB_TYPE_HINT_NONE, "$(if) requires three arguments" }, /* [pdbtool] */
   { "$(if (level(nosuch)) t f)", NULL, PDB_TYPE_HINT_NONE, "unknown level 'nosuch'" },   /* 3.38 refuses it too */
@@ -361,7 +369,7 @@ static const TemplateRow function_rows[] =
   { "$(if (\"yes\" == \"no\") t f)", "t" },                /* numeric: both are 0 */
   { "$(if (\"10\" gt \"9\") t f)", "f" },
   { "$(if (not \"a\" eq \"b\" and not (\"c\" eq \"d\" or \"e\" eq \"f\")) t f)", "t" },
-  { "$(if (\"a\" eq \"b\") $(uppercase ${user}) $(length ${user}@1))", "5" },
+  { "$(if (\"a\" eq \"b\") $(uppercase ${user}) $(length ${user}@1))", "0" },
   { "$(echo $(if ('${n}' ne 'x') \"${user} ok\" f) z)", "bob ok z" },
 };
 
@@ -431,7 +439,76 @@ Test(template, context_length_and_reads_context)
   cr_expect_str_eq(out->str, "n=12 2 alice");
   g_string_truncate(out, 0);
   pdb_template_append(tmpl, lookup, NULL, out);
-  cr_expect_str_eq(out->str, "n=1 1 alice", "without a context it is 1");
+  cr_expect_str_eq(out->str, "n=1 1 ", "without a context it is 1 and @1 is empty");
   g_string_free(out, TRUE);
   pdb_template_free(tmpl);
+}
+
+/* A context of three messages; index 0 is the newest. */
+static const gchar *
+three_messages(const gchar *name, guint context_index, gssize *length, gpointer user_data)
+{
+  static const gchar *const n[] = { "3", "x", "5" };
+
+  (void) user_data;
+  *length = -1;
+  if (context_index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    return "3";
+  if (context_index < G_N_ELEMENTS(n) && strcmp(name, "n") == 0)
+    return n[context_index];
+  return NULL;
+}
+
+Test(template, context_functions_over_a_context)
+{
+  static const struct
+  {
+    const gchar *text;
+    const gchar *expected;
+  } rows[] =
+  {
+    { "$(context-values ${n})", "5,x,3" },                 /* oldest first */
+    { "$(sum ${n})|$(min ${n})|$(max ${n})|$(average ${n})", "8|3|5|4" },   /* "x" is skipped */
+    { "$(grep (\"${n}\" ne \"x\") ${n} y)", "5,y,3,y" },
+    { "$(context-lookup --max-count 1 (\"${n}\" ne \"x\") \"${n} z\")", "\"5 z\"" },
+    { "$(echo ${n}@1)|$(context-length)@1|$(context-values ${n})@2|${n}@3|${nope:-d}@2", "x|1|5||d" },
+    { "$(context-length)|$(list-count $(context-values ${n} ${n}))", "3|6" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      GError *error = NULL;
+      PdbTemplate *tmpl = pdb_template_compile(rows[i].text, FALSE, &error);
+
+      cr_assert_not_null(tmpl, "row %zu '%s': %s", i, rows[i].text, error ? error->message : "");
+      cr_expect(pdb_template_reads_context(tmpl), "row %zu '%s' reads the context", i, rows[i].text);
+      GString *out = g_string_new(NULL);
+      pdb_template_append(tmpl, three_messages, NULL, out);
+      cr_expect_str_eq(out->str, rows[i].expected, "row %zu '%s'", i, rows[i].text);
+      g_string_free(out, TRUE);
+      pdb_template_free(tmpl);
+    }
+}
+
+Test(template, iterate_keeps_its_state_and_says_so)
+{
+  PdbTemplate *tmpl = pdb_template_compile("$(iterate \"$(+ 1 $_)\" 7)", FALSE, NULL);
+  PdbTemplate *plain = pdb_template_compile("$(map \"$(+ 1 $_)\" 7,8)", FALSE, NULL);
+  GString *out = g_string_new(NULL);
+
+  cr_assert_not_null(tmpl);
+  cr_expect(pdb_template_is_stateful(tmpl));
+  cr_expect_not(pdb_template_is_stateful(plain));
+  for (gint i = 0; i < 3; i++)
+    {
+      pdb_template_append(tmpl, lookup, NULL, out);
+      g_string_append_c(out, ' ');
+    }
+  cr_expect_str_eq(out->str, "7 8 9 ");
+  g_string_truncate(out, 0);
+  pdb_template_append(plain, lookup, NULL, out);
+  cr_expect_str_eq(out->str, "8,9");
+  g_string_free(out, TRUE);
+  pdb_template_free(tmpl);
+  pdb_template_free(plain);
 }

@@ -237,6 +237,10 @@ lookup_in_message(const gchar *name, guint context_index, gssize *length, gpoint
 
   if (context_index != 0 || !lookup->ops->get)
     return NULL;
+  /* 3.38 formats a rule's values and context-id with the context's id as
+   * CONTEXT_ID (empty while the context-id itself is expanded) */
+  if (strcmp(name, PDB_TEMPLATE_CONTEXT_ID) == 0)
+    name = ".classifier.context_id";
   return lookup->ops->get(lookup->msg, name, length);
 }
 

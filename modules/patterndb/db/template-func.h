@@ -15,10 +15,6 @@ G_BEGIN_DECLS
 
 typedef struct _PdbTemplateCall PdbTemplateCall;
 
-/* The names, for error messages. */
-#define PDB_TEMPLATE_FUNCTION_NAMES \
-  "context-length, echo, if, length, lowercase, replace-delimiter, sanitize, strip, substr, uppercase"
-
 /*
  * Compiles a call of @name with the (already unquoted) @words (NULL-terminated,
  * may be empty; borrowed). Returns NULL with @error set for an unknown function, an
@@ -33,9 +29,17 @@ guint pdb_template_call_get_max_context_index(const PdbTemplateCall *call);
  * argument that does). */
 gboolean pdb_template_call_reads_context(const PdbTemplateCall *call);
 
-/* Appends the result to @out; uses the end of @out as scratch space. */
+/* TRUE for $(iterate) or a call with such an argument. */
+gboolean pdb_template_call_is_stateful(const PdbTemplateCall *call);
+
+/* Appends the result to @out. */
 void pdb_template_call_append(const PdbTemplateCall *call, PdbTemplateLookupFunc lookup,
                               gpointer user_data, GString *out);
+
+/* As pdb_template_call_append() for `$(...)@N`: the call sees only the
+ * message @back messages before the newest one. */
+void pdb_template_call_append_at(const PdbTemplateCall *call, guint back, PdbTemplateLookupFunc lookup,
+                                 gpointer user_data, GString *out);
 
 G_END_DECLS
 

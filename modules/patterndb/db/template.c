@@ -29,7 +29,8 @@ typedef struct _TemplateElement
   gchar *text;          /* literal text, or the referenced name */
   gsize text_length;
   gchar *default_value; /* ${name:-default}; NULL without `:-` */
-  guint context_index;  /* ${name}@N */
+  guint context_index;  /* ${name}@N, $(call)@N */
+  gboolean pinned;      /* written with @N (a call then sees that message alone) */
   PdbTemplateCall *call;  /* ELEMENT_CALL */
 } TemplateElement;
 
@@ -39,6 +40,7 @@ struct _PdbTemplate
   GArray *elements;     /* of TemplateElement */
   guint max_context_index;
   gboolean reads_context;
+  gboolean stateful;
 };
 
 static const struct
@@ -152,14 +154,19 @@ add_literal(PdbTemplate *tmpl, const gchar *text, gsize length)
         }
     }
 
-  TemplateElement e = { ELEMENT_LITERAL, g_strndup(text, length), length, NULL, 0, NULL };
+  TemplateElement e = { ELEMENT_LITERAL, g_strndup(text, length), length, NULL, 0, FALSE, NULL };
   g_array_append_val(tmpl->elements, e);
 }
 
 static void
 add_reference(PdbTemplate *tmpl, const gchar *name, gsize length, gchar *default_value, guint index)
 {
-  TemplateElement e = { ELEMENT_REFERENCE, g_strndup(name, length), length, default_value, index, NULL };
+  /* 3.38: `$_` is the CONTEXT_ID macro (which $(map) and $(filter) set to
+   * the element) */
+  if (length == 1 && name[0] == '_')
+    name = PDB_TEMPLATE_CONTEXT_ID, length = strlen(PDB_TEMPLATE_CONTEXT_ID);
+
+  TemplateElement e = { ELEMENT_REFERENCE, g_strndup(name, length), length, default_value, index, FALSE, NULL };
 
   g_array_append_val(tmpl->elements, e);
   if (index > tmpl->max_context_index)
@@ -171,12 +178,14 @@ add_reference(PdbTemplate *tmpl, const gchar *name, gsize length, gchar *default
 static void
 add_call(PdbTemplate *tmpl, PdbTemplateCall *call)
 {
-  TemplateElement e = { ELEMENT_CALL, NULL, 0, NULL, 0, call };
+  TemplateElement e = { ELEMENT_CALL, NULL, 0, NULL, 0, FALSE, call };
 
   g_array_append_val(tmpl->elements, e);
   tmpl->max_context_index = MAX(tmpl->max_context_index, pdb_template_call_get_max_context_index(call));
   if (pdb_template_call_reads_context(call))
     tmpl->reads_context = TRUE;
+  if (pdb_template_call_is_stateful(call))
+    tmpl->stateful = TRUE;
 }
 
 static gboolean
@@ -219,25 +228,36 @@ compile_braced(PdbTemplate *tmpl, const gchar *start, const gchar *p, GError **e
       name_end = colon;
     }
 
-  p = close + 1;
-  guint index = 0;
-  if (p[0] == '@' && g_ascii_isdigit(p[1]))
+  add_reference(tmpl, name, name_end - name, default_value, 0);
+  (void) start;
+  return close + 1;
+}
+
+/* What follows a `${...}` or `$(...)` (3.38): `@@` is a literal `@`, `@N`
+ * (digits) makes the element look N messages back, any other `@` stays
+ * literal text. Returns the position after what it took. */
+static const gchar *
+compile_after_element(PdbTemplate *tmpl, const gchar *p, const gchar *end)
+{
+  if (p >= end || *p != '@')
+    return p;
+  if (p + 1 < end && p[1] == '@')
     {
-      p++;
-      while (g_ascii_isdigit(*p))
-        {
-          index = index * 10 + (guint) (*p - '0');
-          if (index > 1000000)
-            {
-              g_free(default_value);
-              g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_TEMPLATE,
-                          "context index after '@' is too large at position %d", (gint) (p - start));
-              return NULL;
-            }
-          p++;
-        }
+      add_literal(tmpl, "@", 1);
+      return p + 2;
     }
-  add_reference(tmpl, name, name_end - name, default_value, index);
+  if (p + 1 >= end || !g_ascii_isdigit(p[1]) || tmpl->elements->len == 0)
+    return p;
+
+  TemplateElement *e = &g_array_index(tmpl->elements, TemplateElement, tmpl->elements->len - 1);
+  guint64 index = 0;
+  for (p++; p < end && g_ascii_isdigit(*p); p++)
+    index = MIN(index * 10 + (guint64) (*p - '0'), PDB_TEMPLATE_MAX_CONTEXT_INDEX);
+  e->context_index = (guint) index;
+  e->pinned = TRUE;
+  tmpl->max_context_index = MAX(tmpl->max_context_index, e->context_index);
+  if (index > 0)
+    tmpl->reads_context = TRUE;
   return p;
 }
 
@@ -434,12 +454,14 @@ compile_body(PdbTemplate *tmpl, const gchar *text, const gchar *end, GError **er
           p = compile_braced(tmpl, text, next, error);
           if (!p)
             return FALSE;
+          p = compile_after_element(tmpl, p, end);
         }
       else if (next < end && *next == '(')
         {
           p = compile_call(tmpl, text, next, end, error);
           if (!p)
             return FALSE;
+          p = compile_after_element(tmpl, p, end);
         }
       else if (next < end && is_name_char(*next))
         {
@@ -549,12 +571,44 @@ pdb_template_reads_context(const PdbTemplate *tmpl)
 }
 
 gboolean
+pdb_template_is_stateful(const PdbTemplate *tmpl)
+{
+  return tmpl->stateful;
+}
+
+gboolean
 pdb_template_is_literal(const PdbTemplate *tmpl)
 {
   for (guint i = 0; i < tmpl->elements->len; i++)
     if (g_array_index(tmpl->elements, TemplateElement, i).kind != ELEMENT_LITERAL)
       return FALSE;
   return TRUE;
+}
+
+/* The number of messages in the correlation context (1 without one). */
+static guint64
+context_length(PdbTemplateLookupFunc lookup, gpointer user_data)
+{
+  gssize length = -1;
+  const gchar *text = lookup ? lookup("", PDB_TEMPLATE_CONTEXT_LENGTH_INDEX, &length, user_data) : NULL;
+  guint64 n = 0;
+
+  if (!text)
+    return 1;
+  if (length < 0)
+    length = strlen(text);
+  for (gssize i = 0; i < length && g_ascii_isdigit(text[i]) && n < G_MAXUINT; i++)
+    n = n * 10 + (guint64) (text[i] - '0');
+  return n ? n : 1;
+}
+
+/* TRUE when @lookup answers for a correlation context. */
+static gboolean
+context_known(PdbTemplateLookupFunc lookup, gpointer user_data)
+{
+  gssize length = -1;
+
+  return lookup && lookup("", PDB_TEMPLATE_CONTEXT_LENGTH_INDEX, &length, user_data) != NULL;
 }
 
 void
@@ -570,14 +624,27 @@ pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
           g_string_append_len(out, e->text, e->text_length);
           continue;
         }
+      if (e->pinned && e->context_index > 0 && e->context_index >= context_length(lookup, user_data))
+        continue;   /* before the context: nothing, not even the default */
       if (e->kind == ELEMENT_CALL)
         {
-          pdb_template_call_append(e->call, lookup, user_data, out);
+          if (e->pinned)
+            pdb_template_call_append_at(e->call, e->context_index, lookup, user_data, out);
+          else
+            pdb_template_call_append(e->call, lookup, user_data, out);
           continue;
         }
 
       gssize length = -1;
       const gchar *value = lookup ? lookup(e->text, e->context_index, &length, user_data) : NULL;
+
+      /* CONTEXT_ID in a correlation context whose lookup does not know the
+       * macro: the id the message was classified into */
+      if (!value && strcmp(e->text, PDB_TEMPLATE_CONTEXT_ID) == 0 && context_known(lookup, user_data))
+        {
+          length = -1;
+          value = lookup(".classifier.context_id", e->context_index, &length, user_data);
+        }
 
       if (value && length < 0)
         length = strlen(value);

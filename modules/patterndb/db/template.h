@@ -8,9 +8,17 @@
  *                       `${user}` followed by ".x", as in 3.38)
  *   ${name}             any name up to `}` (`${.classifier.class}`)
  *   ${name:-default}    `default` (literal text) when the value is unset or empty
+ *   $_ ${_}             the CONTEXT_ID macro (PDB_TEMPLATE_CONTEXT_ID), as in 3.38
  *   ${name}@N           the value N messages back in the correlation
- *                       context; @0 is the current message. Only right
- *                       after `}` and only with digits, else `@` is literal.
+ *                       context; @0 is the current message. Beyond the
+ *                       start of the context it is empty (the default too).
+ *   $(call ...)@N       the call evaluated for the message N back, as a
+ *                       context of that one message (@0 too:
+ *                       `$(context-length)@0` is 1 in any context).
+ *   ${name}@@ $(...)@@  a literal `@` (3.38: `${user}@@${tty}` is user@tty);
+ *                       `@` followed by anything else than `@` or a digit
+ *                       stays literal, and `@` after `$name` or text is
+ *                       always literal (`$x@1` is the value then "@1").
  *
  * Type hints (3.38 `log_template_compile_with_type_hint`): a text that
  * starts with a letter or `_`, continues with [A-Za-z0-9_], optional blanks
@@ -88,6 +96,9 @@ guint pdb_template_get_max_context_index(const PdbTemplate *tmpl);
 gboolean pdb_template_reads_context(const PdbTemplate *tmpl);
 /* TRUE when the template is literal text only (no references). */
 gboolean pdb_template_is_literal(const PdbTemplate *tmpl);
+/* TRUE when expanding the template changes what it gives next time
+ * ($(iterate)): callers must not expand it to probe what it reads. */
+gboolean pdb_template_is_stateful(const PdbTemplate *tmpl);
 
 /*
  * Looks up @name in the message @context_index messages back (0: the current
@@ -100,6 +111,12 @@ typedef const gchar *(*PdbTemplateLookupFunc)(const gchar *name, guint context_i
 /* The context index at which a lookup function is asked for the number of
  * messages in the correlation context (name ""), as decimal text. */
 #define PDB_TEMPLATE_CONTEXT_LENGTH_INDEX G_MAXUINT
+/* The macro that names the correlation context (`$_` is the same); a
+ * lookup may answer it, otherwise a correlation context's lookup is asked
+ * for .classifier.context_id. $(map) and $(filter) set it to the element. */
+#define PDB_TEMPLATE_CONTEXT_ID "CONTEXT_ID"
+/* The largest N of ${name}@N kept (larger ones are beyond any context). */
+#define PDB_TEMPLATE_MAX_CONTEXT_INDEX (G_MAXUINT - 1)
 
 /* Appends the expansion of @tmpl to @out. */
 void pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,

@@ -195,6 +195,8 @@ template_uses_dates(const PdbTemplate *tmpl, GString *scratch)
 {
   gboolean dates = FALSE;
 
+  if (pdb_template_is_stateful(tmpl))
+    return TRUE;   /* expanding it to probe would change it */
   g_string_truncate(scratch, 0);
   pdb_template_append(tmpl, probe_dates, &dates, scratch);
   return dates;
@@ -959,6 +961,31 @@ general_worker_line(gpointer worker, const gchar *line, gsize length, GString *o
  * results come out as their lines come in. (The workers want whole blocks
  * of 256 KiB, which a slow pipe would hold back.)
  */
+/* TRUE when the -T template or a rule's <value> keeps a state from one
+ * message to the next ($(iterate)): its results follow the order of the
+ * input, so such a run stays on one thread. */
+static gboolean
+templates_keep_state(const Matcher *m)
+{
+  const GPtrArray *rules = pdb_database_get_rules(m->db);
+
+  if (m->tmpl && pdb_template_is_stateful(m->tmpl))
+    return TRUE;
+  for (guint i = 0; rules && i < rules->len; i++)
+    {
+      const PdbRule *rule = g_ptr_array_index(rules, i);
+
+      for (guint v = 0; rule->values && v < rule->values->len; v++)
+        {
+          const PdbValueDef *def = g_ptr_array_index(rule->values, v);
+
+          if (def->compiled && pdb_template_is_stateful(def->compiled))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static gboolean
 process_stream(Matcher *m, int fd, const gchar *name)
 {
@@ -967,7 +994,7 @@ process_stream(Matcher *m, int fd, const gchar *name)
   gboolean regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   gboolean ok;
 
-  if (m->opt->threads > 1 && regular && !m->corr)
+  if (m->opt->threads > 1 && regular && !m->corr && !templates_keep_state(m))
     {
       Numbering numbering = { .names = g_ptr_array_new_with_free_func(g_free),
                               .tags = g_ptr_array_new_with_free_func(g_free) };

@@ -237,7 +237,7 @@ pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar
   GString *probe;
   PdbMatchDirect *self;
 
-  if (!tmpl || pdb_template_get_max_context_index(tmpl) > 0)
+  if (!tmpl || pdb_template_get_max_context_index(tmpl) > 0 || pdb_template_is_stateful(tmpl))
     return NULL;
   probe = g_string_new(NULL);
   pdb_template_append(tmpl, probe_lookup, &direct, probe);

@@ -99,24 +99,23 @@ pdb_tool_load_database(const gchar *path, gboolean validate_schema)
 gchar *
 pdb_tool_unescape(const gchar *text)
 {
-  GString *out = g_string_sized_new(strlen(text));
+  gsize length = strlen(text);
 
-  for (const gchar *p = text; *p; p++)
+  /* g_strcompress() warns about a trailing backslash; pdbtool drops it */
+  if (length > 0 && text[length - 1] == '\\')
     {
-      if (*p == '\\' && p[1])
+      gsize run = 0;
+      while (run < length && text[length - 1 - run] == '\\')
+        run++;
+      if (run % 2 == 1)
         {
-          switch (p[1])
-            {
-            case 'n': g_string_append_c(out, '\n'); p++; continue;
-            case 't': g_string_append_c(out, '\t'); p++; continue;
-            case 'r': g_string_append_c(out, '\r'); p++; continue;
-            case '\\': g_string_append_c(out, '\\'); p++; continue;
-            default: break;
-            }
+          gchar *cut = g_strndup(text, length - 1);
+          gchar *out = g_strcompress(cut);
+          g_free(cut);
+          return out;
         }
-      g_string_append_c(out, *p);
     }
-  return g_string_free(out, FALSE);
+  return g_strcompress(text);
 }
 
 void

@@ -36,7 +36,10 @@ gboolean pdb_tool_parse_options(int *argc, char ***argv, const gchar *parameter,
  */
 PdbDatabase *pdb_tool_load_database(const gchar *path, gboolean validate_schema);
 
-/* Replaces \n \t \r \\ in @text (other backslashes stay). Returns a new string. */
+/* The C escapes of @text replaced as pdbtool 3.38 does for -T (glib's
+ * g_strcompress: \b \f \n \r \t \v \\ \" and octal \NNN, where \0 ends the
+ * text; any other \c is c; a trailing backslash is dropped). Returns a new
+ * string. */
 gchar *pdb_tool_unescape(const gchar *text);
 
 /* Writes @out to @stream when it holds more than @threshold bytes (0: always). */
