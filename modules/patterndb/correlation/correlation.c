@@ -11,12 +11,14 @@
  */
 #include "correlation/correlation.h"
 #include "correlation/condition.h"
+#include "correlation/rate-limit.h"
 
 #include <string.h>
 
 typedef struct
 {
   gchar *key;
+  gchar *id;                     /* the expanded context-id (${CONTEXT_ID}) */
   PdbContextScope scope;
   gchar *host, *program, *pid;   /* the scope fields (NULL when not part of the scope) */
   GPtrArray *messages;           /* of host message handles, oldest first */
@@ -28,12 +30,6 @@ typedef struct
                                   * timeout action created this one */
 } Context;
 
-typedef struct
-{
-  gint64 last;
-  guint tokens;
-} RateBucket;
-
 struct _PdbCorrelation
 {
   const PdbCorrelationHost *host;
@@ -41,11 +37,12 @@ struct _PdbCorrelation
   GMutex lock;
   GHashTable *contexts;    /* key -> Context* (owned) */
   GTree *timers;           /* Context* -> Context* */
-  GHashTable *rates;       /* key -> RateBucket* */
+  PdbRateLimits *rates;
   GHashTable *conditions;  /* condition text -> PdbCondition* (NULL: does not compile) */
   gint64 time;
   guint64 seq;
   GPtrArray *pending;      /* synthetic messages to emit once unlocked */
+  GString *macro_text;     /* the last macro a lookup formatted */
   guint creating_generation; /* generation of a context created now */
   gboolean expiring_all;   /* inside pdb_correlation_expire_all() */
 };
@@ -78,6 +75,7 @@ context_free(PdbCorrelation *self, Context *ctx)
   if (ctx->db)
     pdb_database_unref(ctx->db);
   g_free(ctx->key);
+  g_free(ctx->id);
   g_free(ctx->host);
   g_free(ctx->program);
   g_free(ctx->pid);
@@ -100,9 +98,10 @@ pdb_correlation_new(const PdbCorrelationHost *host, guint max_contexts)
   g_mutex_init(&self->lock);
   self->contexts = g_hash_table_new(g_str_hash, g_str_equal);
   self->timers = g_tree_new_full(compare_timers, NULL, NULL, NULL);
-  self->rates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  self->rates = pdb_rate_limits_new();
   self->conditions = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, condition_free);
   self->pending = g_ptr_array_new();
+  self->macro_text = g_string_new(NULL);
   return self;
 }
 
@@ -123,11 +122,12 @@ pdb_correlation_free(PdbCorrelation *self)
   g_hash_table_destroy(self->contexts);
   g_tree_foreach(self->timers, free_one, self);
   g_tree_destroy(self->timers);
-  g_hash_table_destroy(self->rates);
+  pdb_rate_limits_free(self->rates);
   g_hash_table_destroy(self->conditions);
   for (guint i = 0; i < self->pending->len; i++)
     self->host->unref(g_ptr_array_index(self->pending, i));
   g_ptr_array_free(self->pending, TRUE);
+  g_string_free(self->macro_text, TRUE);
   g_mutex_clear(&self->lock);
   g_free(self);
 }
@@ -178,6 +178,7 @@ typedef struct
   gpointer *messages;
   guint count;
   gpointer newest;     /* when set, it is index 0 and `messages` follow */
+  const gchar *context_id;  /* ${CONTEXT_ID}; NULL: empty */
   gchar length_text[16];  /* $(context-length), formatted on demand */
 } Lookup;
 
@@ -201,12 +202,28 @@ lookup_messages(const gchar *name, guint index, gssize *length, gpointer user_da
       else if (index <= l->count)
         msg = l->messages[l->count - index];
       else
-        return NULL;
+        return pdb_template_no_message;
     }
   else if (index < l->count)
     msg = l->messages[l->count - 1 - index];
   else
-    return NULL;
+    return pdb_template_no_message;
+  if (strcmp(name, "CONTEXT_ID") == 0)
+    {
+      *length = -1;
+      return l->context_id;
+    }
+  if (l->self->host->append_macro)
+    {
+      GString *text = l->self->macro_text;
+
+      g_string_truncate(text, 0);
+      if (l->self->host->append_macro(msg, name, text))
+        {
+          *length = text->len;
+          return text->str;
+        }
+    }
   if (strcmp(name, "MSG") == 0)
     name = "MESSAGE";
   return l->self->host->ops->get(msg, name, length);
@@ -238,47 +255,29 @@ condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *message
   if (!cond)
     return FALSE;
 
-  Lookup l = { self, messages, count, NULL };
+  Lookup l = { self, messages, count, NULL, NULL, "" };
   return pdb_condition_eval(cond, lookup_messages, &l, count);
 }
 
-/* 3.38's token bucket: full at first use, refilled by whole tokens as time passes. */
+/* The bucket of @rule's action @action_index: the rule's scope fields of
+ * @msg (as 3.38, even when the context was opened with another scope). */
 static gboolean
 rate_allows(PdbCorrelation *self, const PdbRule *rule, guint action_index, const PdbAction *action,
-            PdbContextScope scope, const ScopeFields *f)
+            gpointer msg)
 {
-  RateBucket *b;
+  ScopeFields f;
+  gboolean allowed;
   GString *key;
 
   if (action->rate_count == 0)
     return TRUE;
+  scope_fields(self, rule->context_scope, msg, &f);
   key = g_string_new(rule->id);
   g_string_append_printf(key, "\x1f%u\x1f", action_index);
-  append_scope_key(key, scope, f);
-  b = g_hash_table_lookup(self->rates, key->str);
-  if (!b)
-    {
-      b = g_new0(RateBucket, 1);
-      b->last = self->time;
-      b->tokens = action->rate_count;
-      g_hash_table_insert(self->rates, g_string_free(key, FALSE), b);
-    }
-  else
-    {
-      g_string_free(key, TRUE);
-      gint64 elapsed = self->time - b->last;
-      gint64 refill = elapsed > 0 ? elapsed * action->rate_count / action->rate_period : 0;
-
-      if (refill > 0)
-        {
-          b->tokens = (guint) MIN((gint64) action->rate_count, (gint64) b->tokens + refill);
-          b->last = self->time;
-        }
-    }
-  if (b->tokens == 0)
-    return FALSE;
-  b->tokens--;
-  return TRUE;
+  append_scope_key(key, rule->context_scope, &f);
+  allowed = pdb_rate_limits_take(self->rates, key->str, action->rate_count, action->rate_period, self->time);
+  g_string_free(key, TRUE);
+  return allowed;
 }
 
 static void
@@ -295,7 +294,7 @@ copy_scope_fields(PdbCorrelation *self, gpointer gen, const ScopeFields *f)
 /* A new message built from @sm over @messages (oldest first); caller owns it. */
 static gpointer
 generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages, guint count,
-         const ScopeFields *f)
+         const ScopeFields *f, const gchar *context_id)
 {
   gpointer gen;
 
@@ -320,7 +319,7 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
    * writing PROGRAM or PID also drops LEGACY_MSGHDR) */
   copy_scope_fields(self, gen, f);
 
-  Lookup l = { self, messages, count, gen };
+  Lookup l = { self, messages, count, gen, context_id, "" };
   pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
   for (guint i = 0; sm->tags && i < sm->tags->len; i++)
     self->host->ops->set_tag(gen, g_ptr_array_index(sm->tags, i));
@@ -328,8 +327,8 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
 }
 
 static void expire_context(PdbCorrelation *self, Context *ctx);
-static Context *open_context(PdbCorrelation *self, const gchar *key, PdbContextScope scope,
-                             const ScopeFields *f);
+static Context *open_context(PdbCorrelation *self, const gchar *key, const gchar *id,
+                             PdbContextScope scope, const ScopeFields *f);
 static void set_deadline(PdbCorrelation *self, Context *ctx, gint timeout);
 
 /*
@@ -342,7 +341,8 @@ static void set_deadline(PdbCorrelation *self, Context *ctx, gint timeout);
  */
 static void
 create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const PdbAction *action,
-               gpointer *messages, guint count, const ScopeFields *trigger_scope)
+               gpointer *messages, guint count, const ScopeFields *trigger_scope,
+               const gchar *trigger_id)
 {
   ScopeFields f;
   gpointer gen;
@@ -352,10 +352,10 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
 
   if (self->expiring_all && self->creating_generation > PDB_CORRELATION_MAX_CHAIN_AT_END)
     return;
-  gen = generate(self, &action->message, messages, count, trigger_scope);
+  gen = generate(self, &action->message, messages, count, trigger_scope, trigger_id);
   if (action->create_context_id_template)
     {
-      Lookup l = { self, messages, count, NULL };
+      Lookup l = { self, messages, count, NULL, NULL, "" };
       pdb_template_append(action->create_context_id_template, lookup_messages, &l, id);
     }
   scope_fields(self, action->create_context_scope, gen, &f);
@@ -366,7 +366,7 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   ctx = g_hash_table_lookup(self->contexts, key->str);
   if (ctx)
     g_hash_table_remove(self->contexts, ctx->key);
-  ctx = open_context(self, key->str, action->create_context_scope, &f);
+  ctx = open_context(self, key->str, id->str, action->create_context_scope, &f);
   g_ptr_array_add(ctx->messages, gen);
   if (ctx->db != db)
     {
@@ -381,12 +381,23 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   g_string_free(id, TRUE);
 }
 
+/* @ctx: the context the actions run over, NULL for a rule without one
+ * (then @messages is the triggering message alone). */
 static void
 run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActionTrigger trigger,
-            gpointer *messages, guint count, PdbContextScope scope, const ScopeFields *f,
-            gboolean in_context)
+            gpointer *messages, guint count, const Context *ctx)
 {
   static const ScopeFields none = { NULL, NULL, NULL };
+  ScopeFields f = none;
+  const gchar *id = NULL;
+
+  if (ctx)
+    {
+      f.host = ctx->host;
+      f.program = ctx->program;
+      f.pid = ctx->pid;
+      id = ctx->id;
+    }
 
   for (guint i = 0; rule->actions && i < rule->actions->len; i++)
     {
@@ -396,23 +407,28 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
         continue;
       if (!condition_holds(self, action, messages, count))
         continue;
-      if (!rate_allows(self, rule, i, action, scope, f))
+      if (!rate_allows(self, rule, i, action, messages[count - 1]))
         continue;
       if (action->creates_context)
-        create_context(self, db, rule, action, messages, count, in_context ? f : &none);
+        create_context(self, db, rule, action, messages, count, &f, id);
       else if (action->has_message)
-        g_ptr_array_add(self->pending, generate(self, &action->message, messages, count,
-                                                in_context ? f : &none));
+        g_ptr_array_add(self->pending, generate(self, &action->message, messages, count, &f, id));
     }
 }
 
 /* ---- contexts and the clock ---- */
 
+/* As 3.38's timer wheel, a context whose expiry does not change keeps its
+ * place among those that expire at the same time. */
 static void
 set_deadline(PdbCorrelation *self, Context *ctx, gint timeout)
 {
+  gint64 deadline = self->time + MAX(timeout, 0);
+
+  if (deadline == ctx->deadline)
+    return;
   g_tree_remove(self->timers, ctx);
-  ctx->deadline = self->time + MAX(timeout, 0);
+  ctx->deadline = deadline;
   ctx->seq = ++self->seq;
   g_tree_insert(self->timers, ctx, ctx);
 }
@@ -435,7 +451,8 @@ nearest_context(PdbCorrelation *self)
 }
 
 static Context *
-open_context(PdbCorrelation *self, const gchar *key, PdbContextScope scope, const ScopeFields *f)
+open_context(PdbCorrelation *self, const gchar *key, const gchar *id, PdbContextScope scope,
+             const ScopeFields *f)
 {
   Context *ctx;
 
@@ -443,6 +460,7 @@ open_context(PdbCorrelation *self, const gchar *key, PdbContextScope scope, cons
     expire_context(self, nearest_context(self));
   ctx = g_new0(Context, 1);
   ctx->key = g_strdup(key);
+  ctx->id = g_strdup(id);
   ctx->scope = scope;
   ctx->host = g_strdup(f->host);
   ctx->program = g_strdup(f->program);
@@ -459,7 +477,6 @@ open_context(PdbCorrelation *self, const gchar *key, PdbContextScope scope, cons
 static void
 expire_context(PdbCorrelation *self, Context *ctx)
 {
-  ScopeFields f = { ctx->host, ctx->program, ctx->pid };
   guint outer_generation = self->creating_generation;
 
   g_tree_remove(self->timers, ctx);
@@ -467,21 +484,24 @@ expire_context(PdbCorrelation *self, Context *ctx)
     g_hash_table_remove(self->contexts, ctx->key);
   self->creating_generation = ctx->generation + 1;
   if (ctx->rule)
-    run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len,
-                ctx->scope, &f, TRUE);
+    run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len, ctx);
   self->creating_generation = outer_generation;
   context_free(self, ctx);
 }
 
+/* As 3.38's timer wheel: each context the clock passes expires with the
+ * clock at its expiry, nearest first; then the clock reaches @t. */
 static void
 set_time(PdbCorrelation *self, gint64 t)
 {
   Context *ctx;
 
-  if (t > self->time)
-    self->time = t;
-  while ((ctx = nearest_context(self)) && ctx->deadline < self->time)
-    expire_context(self, ctx);
+  while ((ctx = nearest_context(self)) && ctx->deadline < t)
+    {
+      self->time = MAX(self->time, ctx->deadline);
+      expire_context(self, ctx);
+    }
+  self->time = MAX(self->time, t);
 }
 
 gboolean
@@ -492,6 +512,8 @@ pdb_correlation_rule_values_look_back(const PdbRule *rule)
       const PdbValueDef *v = g_ptr_array_index(rule->values, i);
 
       if (v->compiled && pdb_template_reads_context(v->compiled))
+        return TRUE;
+      if (v->template_text && strstr(v->template_text, "CONTEXT_ID"))
         return TRUE;
     }
   return FALSE;
@@ -532,10 +554,12 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
 
       scope_fields(self, rule->context_scope, msg, &f);
       append_scope_key(key, rule->context_scope, &f);
-      g_string_append(key, get_str(self, msg, ".classifier.context_id"));
+      const gchar *id = get_str(self, msg, ".classifier.context_id");
+
+      g_string_append(key, id);
       ctx = g_hash_table_lookup(self->contexts, key->str);
       if (!ctx)
-        ctx = open_context(self, key->str, rule->context_scope, &f);
+        ctx = open_context(self, key->str, id, rule->context_scope, &f);
       g_string_free(key, TRUE);
       g_ptr_array_add(ctx->messages, self->host->ref(msg));
       if (ctx->db != db)
@@ -549,22 +573,18 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
       if (pdb_correlation_rule_values_look_back(rule))
         {
           /* as 3.38: the rule's <values> see the context, @0 being @msg itself */
-          Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL };
+          Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL, ctx->id, "" };
           pdb_values_apply(rule->values, lookup_messages, &l, self->host->ops, msg);
         }
-      ScopeFields cf = { ctx->host, ctx->program, ctx->pid };
-      run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len,
-                  ctx->scope, &cf, TRUE);
+      run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len, ctx);
     }
   else if (rule && rule->actions && rule->actions->len)
     {
       /* without a context 3.38 copies no scope field into the new message,
        * but the rate bucket is still keyed by them */
-      ScopeFields f;
       gpointer one[1] = { msg };
 
-      scope_fields(self, rule->context_scope, msg, &f);
-      run_actions(self, db, rule, PDB_TRIGGER_MATCH, one, 1, rule->context_scope, &f, FALSE);
+      run_actions(self, db, rule, PDB_TRIGGER_MATCH, one, 1, NULL);
     }
   flush_pending(self, emit, emit_data);
 }
@@ -593,10 +613,17 @@ pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gp
   Context *ctx;
 
   g_mutex_lock(&self->lock);
+  gint64 saved_time = self->time;
+
   self->expiring_all = TRUE;
   while ((ctx = nearest_context(self)))
-    expire_context(self, ctx);
+    {
+      /* as 3.38's timer wheel: each at its own expiry, then the clock comes back */
+      self->time = MAX(self->time, ctx->deadline);
+      expire_context(self, ctx);
+    }
   self->expiring_all = FALSE;
+  self->time = saved_time;
   flush_pending(self, emit, emit_data);
 }
 

@@ -22,6 +22,8 @@ struct _PdbNvMessage
   gint refs;
   GArray *values;   /* of NvPair */
   GPtrArray *tags;  /* of gchar* */
+  PdbNvTime stamp;
+  gboolean has_stamp;
 };
 
 PdbNvMessage *
@@ -113,6 +115,21 @@ pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length)
   if (length)
     *length = p->value->len;
   return p->value->str;
+}
+
+void
+pdb_nv_message_set_stamp(PdbNvMessage *msg, const PdbNvTime *stamp)
+{
+  msg->stamp = *stamp;
+  msg->has_stamp = TRUE;
+}
+
+gboolean
+pdb_nv_message_get_stamp(PdbNvMessage *msg, PdbNvTime *stamp)
+{
+  if (msg->has_stamp)
+    *stamp = msg->stamp;
+  return msg->has_stamp;
 }
 
 gboolean
@@ -222,8 +239,19 @@ host_create(gpointer base)
       pdb_nv_message_foreach(b, copy_missing, msg);
       for (guint i = 0; i < b->tags->len; i++)
         pdb_nv_message_set_tag(msg, g_ptr_array_index(b->tags, i));
+      msg->stamp = b->stamp;
+      msg->has_stamp = b->has_stamp;
     }
   return msg;
+}
+
+static void
+host_copy_time(gpointer dst, gpointer src)
+{
+  PdbNvMessage *d = dst, *s = src;
+
+  d->stamp = s->stamp;
+  d->has_stamp = s->has_stamp;
 }
 
 const PdbCorrelationHost pdb_nv_message_host =
@@ -233,4 +261,5 @@ const PdbCorrelationHost pdb_nv_message_host =
   .unref = host_unref,
   .create = host_create,
   .merge = host_merge,
+  .copy_time = host_copy_time,
 };

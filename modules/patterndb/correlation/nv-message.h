@@ -3,6 +3,13 @@
  * pairs with their types, and tags), for hosts that have no message object
  * of their own to keep in a correlation context (the command-line tool,
  * the unit tests). pdb_nv_message_host is the PdbCorrelationHost for it.
+ *
+ * A message may carry its own time (the header stamp it was read with):
+ * a copy made for an inherit mode keeps it, and a message made for
+ * inherit-mode none gets the newest context message's (copy_time), as
+ * syslog-ng 3.38 stamps generated messages. The snapshot only keeps the
+ * time; a host that prints date macros formats it (pdb_nv_message_host
+ * answers no macro itself).
  */
 #ifndef PDB_CORRELATION_NV_MESSAGE_H
 #define PDB_CORRELATION_NV_MESSAGE_H
@@ -12,6 +19,14 @@
 G_BEGIN_DECLS
 
 typedef struct _PdbNvMessage PdbNvMessage;
+
+/* A point in time and the UTC offset it is shown in. */
+typedef struct _PdbNvTime
+{
+  gint64 sec;
+  gint32 usec;
+  gint32 gmtoff;   /* seconds east of UTC */
+} PdbNvTime;
 
 PdbNvMessage *pdb_nv_message_new(void);
 PdbNvMessage *pdb_nv_message_ref(PdbNvMessage *msg);
@@ -23,6 +38,9 @@ void pdb_nv_message_unref(PdbNvMessage *msg);
 void pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
                         PdbValueType type);
 const gchar *pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length);
+void pdb_nv_message_set_stamp(PdbNvMessage *msg, const PdbNvTime *stamp);
+/* FALSE when the message has no time of its own (@stamp is untouched). */
+gboolean pdb_nv_message_get_stamp(PdbNvMessage *msg, PdbNvTime *stamp);
 void pdb_nv_message_set_tag(PdbNvMessage *msg, const gchar *tag);
 void pdb_nv_message_clear_tag(PdbNvMessage *msg, const gchar *tag);
 gboolean pdb_nv_message_has_tag(PdbNvMessage *msg, const gchar *tag);

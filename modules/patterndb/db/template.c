@@ -557,6 +557,8 @@ pdb_template_is_literal(const PdbTemplate *tmpl)
   return TRUE;
 }
 
+const gchar pdb_template_no_message[] = "";
+
 void
 pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
                     gpointer user_data, GString *out)
@@ -578,6 +580,9 @@ pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
 
       gssize length = -1;
       const gchar *value = lookup ? lookup(e->text, e->context_index, &length, user_data) : NULL;
+
+      if (value == pdb_template_no_message)
+        continue;
 
       if (value && length < 0)
         length = strlen(value);

@@ -29,6 +29,7 @@
 #include "tool/date-macros.h"
 #include "correlation/correlation.h"
 #include "correlation/nv-message.h"
+#include "tool/corr-host.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -231,7 +232,7 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
   /* as pdbtool: -T formats one message, so ${name}@N (N > 0) looks back
    * into nothing and is empty; $(context-length) is then 1 */
   if (context_index != 0)
-    return NULL;
+    return pdb_template_no_message;
   if (m->tmpl_dates)
     {
       const gchar *date = date_lookup(m, name, length);
@@ -505,6 +506,9 @@ correlate(Matcher *m, gint64 stamp)
   /* values come in handle order, so LEGACY_MSGHDR follows PROGRAM and PID and survives */
   snapshot = pdb_nv_message_new();
   pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
+  const PdbToolTime *t = stamp_time(m);
+  PdbNvTime nt = { t->sec, t->usec, t->gmtoff };
+  pdb_nv_message_set_stamp(snapshot, &nt);
   pdb_correlation_process(m->corr, m->db, &m->result, snapshot, stamp, m->now, collect_synthetic, m);
   if (rule->context_id_template && pdb_correlation_rule_values_look_back(rule))
     {
@@ -531,15 +535,22 @@ copy_value(const gchar *name, const gchar *value, gsize length, PdbValueType typ
   pdb_tool_message_set(user_data, name, -1, value, length, type);
 }
 
-/* Prints and forgets the generated messages, in the order they were made. */
+/* Prints and forgets the generated messages, in the order they were made;
+ * each shows its own time (the context's newest message's, as pdbtool).
+ * The time of the line being read is kept aside meanwhile. */
 static void
 print_synthetic(Matcher *m)
 {
+  gboolean had_stamp = m->have_stamp;
+  PdbToolTime line_time = m->stamp_time;
+
   for (guint i = 0; i < m->synthetic->len; i++)
     {
       PdbNvMessage *gen = g_ptr_array_index(m->synthetic, i);
       const GPtrArray *tags = pdb_nv_message_get_tags(gen);
 
+      pdb_tool_snapshot_time(gen, &m->stamp_time);
+      m->have_stamp = TRUE;
       pdb_tool_message_reset(m->msg);
       pdb_nv_message_foreach(gen, copy_value, m->msg);
       for (guint t = 0; t < tags->len; t++)
@@ -547,6 +558,8 @@ print_synthetic(Matcher *m)
       print_message(m, NULL, 0, NULL, 0, TRUE);
     }
   g_ptr_array_set_size(m->synthetic, 0);
+  m->have_stamp = had_stamp;
+  m->stamp_time = line_time;
 }
 
 /* Moves the clock to a line's time before the line is read into m->msg,
@@ -1104,7 +1117,7 @@ pdb_cmd_match(int argc, char **argv)
   m.out = g_string_sized_new(OUTPUT_FLUSH_BYTES + 4096);
   /* Without contexts or actions there is nothing to correlate, and the
    * per-line timestamp (localtime/mktime) would be pure cost. */
-  m.corr = database_correlates(m.db) ? pdb_correlation_new(&pdb_nv_message_host, 0) : NULL;
+  m.corr = database_correlates(m.db) ? pdb_correlation_new(&pdb_tool_correlation_host, 0) : NULL;
 
   rc = 0;
   if (opt.file)

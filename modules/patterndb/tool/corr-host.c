@@ -1,0 +1,83 @@
+/*
+ * corr-host.c: the correlation host of `patterndb match` (see corr-host.h).
+ *
+ * It is pdb_nv_message_host with macros: a date macro without prefix or
+ * with S_ reads the snapshot's own stamp (a generated message has the
+ * stamp of the context's newest message), R_, P_ and C_ the wall clock
+ * (in pdbtool a message is received, processed and printed within the
+ * same run, so those are "now" there too).
+ */
+#include "tool/corr-host.h"
+
+void
+pdb_tool_snapshot_time(PdbNvMessage *msg, PdbToolTime *out)
+{
+  PdbNvTime stamp;
+
+  if (!pdb_nv_message_get_stamp(msg, &stamp))
+    {
+      pdb_tool_time_now(out);
+      return;
+    }
+  out->sec = stamp.sec;
+  out->usec = stamp.usec;
+  out->gmtoff = stamp.gmtoff;
+}
+
+static gboolean
+append_macro(gpointer msg, const gchar *name, GString *out)
+{
+  PdbToolTimeFamily family;
+  PdbToolDateField field;
+  PdbToolTime t;
+
+  if (!pdb_tool_date_macro_parse(name, &family, &field))
+    return FALSE;
+  if (family == PDB_TOOL_TIME_STAMP)
+    pdb_tool_snapshot_time(msg, &t);
+  else
+    pdb_tool_time_now(&t);
+  pdb_tool_date_macro_append(field, &t, out);
+  return TRUE;
+}
+
+static gpointer
+host_ref(gpointer msg)
+{
+  return pdb_nv_message_host.ref(msg);
+}
+
+static void
+host_unref(gpointer msg)
+{
+  pdb_nv_message_host.unref(msg);
+}
+
+static gpointer
+host_create(gpointer base)
+{
+  return pdb_nv_message_host.create(base);
+}
+
+static void
+host_merge(gpointer dst, gpointer src)
+{
+  pdb_nv_message_host.merge(dst, src);
+}
+
+static void
+host_copy_time(gpointer dst, gpointer src)
+{
+  pdb_nv_message_host.copy_time(dst, src);
+}
+
+const PdbCorrelationHost pdb_tool_correlation_host =
+{
+  .ops = &pdb_nv_message_ops,
+  .ref = host_ref,
+  .unref = host_unref,
+  .create = host_create,
+  .merge = host_merge,
+  .copy_time = host_copy_time,
+  .append_macro = append_macro,
+};
