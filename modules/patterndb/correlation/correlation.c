@@ -43,6 +43,7 @@ struct _PdbCorrelation
   guint64 seq;
   GPtrArray *pending;      /* synthetic messages to emit once unlocked */
   GString *macro_text;     /* the last macro a lookup formatted */
+  gpointer macro_data;     /* for host->append_macro() */
   guint creating_generation; /* generation of a context created now */
   gboolean expiring_all;   /* inside pdb_correlation_expire_all() */
 };
@@ -218,7 +219,7 @@ lookup_messages(const gchar *name, guint index, gssize *length, gpointer user_da
       GString *text = l->self->macro_text;
 
       g_string_truncate(text, 0);
-      if (l->self->host->append_macro(msg, name, text))
+      if (l->self->host->append_macro(l->self->macro_data, msg, name, text))
         {
           *length = text->len;
           return text->str;
@@ -625,6 +626,14 @@ pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gp
   self->expiring_all = FALSE;
   self->time = saved_time;
   flush_pending(self, emit, emit_data);
+}
+
+void
+pdb_correlation_set_macro_data(PdbCorrelation *self, gpointer macro_data)
+{
+  g_mutex_lock(&self->lock);
+  self->macro_data = macro_data;
+  g_mutex_unlock(&self->lock);
 }
 
 void

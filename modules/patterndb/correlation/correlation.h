@@ -79,8 +79,9 @@ typedef struct _PdbCorrelationHost
   /* optional (NULL: names are values only): appends the text of the macro
    * @name of @msg ($DATE, $ISODATE, $R_YEAR ... as 3.38 prints them for the
    * message's own times) to @out; FALSE when @name is no macro. Macros go
-   * before values of the same name, as in syslog-ng. */
-  gboolean (*append_macro)(gpointer msg, const gchar *name, GString *out);
+   * before values of the same name, as in syslog-ng. @macro_data is what
+   * pdb_correlation_set_macro_data() gave (the host's formatting options). */
+  gboolean (*append_macro)(gpointer macro_data, gpointer msg, const gchar *name, GString *out);
 } PdbCorrelationHost;
 
 /* @msg is borrowed for the duration of the call. */
@@ -124,6 +125,9 @@ void pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,
                                   PdbCorrelationEmitFunc emit, gpointer emit_data);
 /* Expires every context, nearest expiry first (end of input of `match`). */
 void pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_data);
+
+/* What append_macro() gets as @macro_data from now on (NULL at first). */
+void pdb_correlation_set_macro_data(PdbCorrelation *self, gpointer macro_data);
 
 /* A new bound (0: the default); takes effect when the next context opens. */
 void pdb_correlation_set_max_contexts(PdbCorrelation *self, guint max_contexts);

@@ -273,8 +273,11 @@ pdb_sng_db_count_names(const PdbDatabase *db, guint counts[PDB_SNG_MEMO_KINDS])
   counts[PDB_SNG_MEMO_HANDLE] /= 2;
 }
 
-/* Tags are resolved at load, so the message path never takes syslog-ng's
- * tag registry lock for the database's own tags. */
+/* Class tags and the tags of action messages are registered with syslog-ng
+ * at load, in file order, and rule tags when first set: the order 3.38
+ * registers them in, which is the order $TAGS lists them in. Resolved tags
+ * are remembered, so the message path takes syslog-ng's tag registry lock
+ * only the first time a rule tag is set. */
 static void
 pdb_sng_db_resolve_tag(PdbSngDb *self, const gchar *tag)
 {
@@ -293,8 +296,14 @@ pdb_sng_db_resolve_tags(PdbSngDb *self)
       const PdbRule *rule = g_ptr_array_index(rules, i);
 
       pdb_sng_db_resolve_tag(self, rule->class_tag);
-      for (guint t = 0; rule->tags && t < rule->tags->len; t++)
-        pdb_sng_db_resolve_tag(self, g_ptr_array_index(rule->tags, t));
+      for (guint a = 0; rule->actions && a < rule->actions->len; a++)
+        {
+          const PdbAction *action = g_ptr_array_index(rule->actions, a);
+          const GPtrArray *tags = action->message.tags;
+
+          for (guint t = 0; tags && t < tags->len; t++)
+            pdb_sng_db_resolve_tag(self, g_ptr_array_index(tags, t));
+        }
     }
 }
 

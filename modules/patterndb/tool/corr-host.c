@@ -25,12 +25,13 @@ pdb_tool_snapshot_time(PdbNvMessage *msg, PdbToolTime *out)
 }
 
 static gboolean
-append_macro(gpointer msg, const gchar *name, GString *out)
+append_macro(gpointer macro_data, gpointer msg, const gchar *name, GString *out)
 {
   PdbToolTimeFamily family;
   PdbToolDateField field;
   PdbToolTime t;
 
+  (void) macro_data;
   if (!pdb_tool_date_macro_parse(name, &family, &field))
     return FALSE;
   if (family == PDB_TOOL_TIME_STAMP)
