@@ -320,10 +320,12 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
    * writing PROGRAM or PID also drops LEGACY_MSGHDR) */
   copy_scope_fields(self, gen, f);
 
-  Lookup l = { self, messages, count, gen, context_id, "" };
-  pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
+  /* as 3.38: the tags first, so the values see them in $TAGS */
   for (guint i = 0; sm->tags && i < sm->tags->len; i++)
     self->host->ops->set_tag(gen, g_ptr_array_index(sm->tags, i));
+
+  Lookup l = { self, messages, count, gen, context_id, "" };
+  pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
   return gen;
 }
 

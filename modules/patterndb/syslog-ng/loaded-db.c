@@ -273,11 +273,11 @@ pdb_sng_db_count_names(const PdbDatabase *db, guint counts[PDB_SNG_MEMO_KINDS])
   counts[PDB_SNG_MEMO_HANDLE] /= 2;
 }
 
-/* Class tags and the tags of action messages are registered with syslog-ng
- * at load, in file order, and rule tags when first set: the order 3.38
- * registers them in, which is the order $TAGS lists them in. Resolved tags
- * are remembered, so the message path takes syslog-ng's tag registry lock
- * only the first time a rule tag is set. */
+/* Tags are registered with syslog-ng at load, rule by rule in file order:
+ * the class tag, the rule's tags, the tags of its action messages. That is
+ * the order 3.38's loader registers them in, and $TAGS lists tags in the
+ * order they were registered. Resolved tags are remembered, so the message
+ * path never takes syslog-ng's tag registry lock for the database's own tags. */
 static void
 pdb_sng_db_resolve_tag(PdbSngDb *self, const gchar *tag)
 {
@@ -296,6 +296,8 @@ pdb_sng_db_resolve_tags(PdbSngDb *self)
       const PdbRule *rule = g_ptr_array_index(rules, i);
 
       pdb_sng_db_resolve_tag(self, rule->class_tag);
+      for (guint t = 0; rule->tags && t < rule->tags->len; t++)
+        pdb_sng_db_resolve_tag(self, g_ptr_array_index(rule->tags, t));
       for (guint a = 0; rule->actions && a < rule->actions->len; a++)
         {
           const PdbAction *action = g_ptr_array_index(rule->actions, a);

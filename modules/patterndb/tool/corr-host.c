@@ -5,9 +5,12 @@
  * with S_ reads the snapshot's own stamp (a generated message has the
  * stamp of the context's newest message), R_, P_ and C_ the wall clock
  * (in pdbtool a message is received, processed and printed within the
- * same run, so those are "now" there too).
+ * same run, so those are "now" there too). $TAGS and $MSGHDR are formatted
+ * from the snapshot's tags and header values.
  */
 #include "tool/corr-host.h"
+
+#include <string.h>
 
 void
 pdb_tool_snapshot_time(PdbNvMessage *msg, PdbToolTime *out)
@@ -24,6 +27,42 @@ pdb_tool_snapshot_time(PdbNvMessage *msg, PdbToolTime *out)
   out->gmtoff = stamp.gmtoff;
 }
 
+/* $MSGHDR: the header the message was read with, else PROGRAM[PID]: */
+static void
+append_msghdr(PdbNvMessage *msg, GString *out)
+{
+  gssize len = 0;
+  const gchar *v = pdb_nv_message_get(msg, "LEGACY_MSGHDR", &len);
+
+  if (v)
+    {
+      g_string_append_len(out, v, len);
+      return;
+    }
+  v = pdb_nv_message_get(msg, "PROGRAM", &len);
+  if (!v || !len)
+    return;
+  g_string_append_len(out, v, len);
+  v = pdb_nv_message_get(msg, "PID", &len);
+  if (v && len)
+    g_string_append_printf(out, "[%.*s]", (int) len, v);
+  g_string_append(out, ": ");
+}
+
+/* $TAGS: the tags in the order they were set, comma separated */
+static void
+append_tags(PdbNvMessage *msg, GString *out)
+{
+  const GPtrArray *tags = pdb_nv_message_get_tags(msg);
+
+  for (guint i = 0; i < tags->len; i++)
+    {
+      if (i)
+        g_string_append_c(out, ',');
+      g_string_append(out, g_ptr_array_index(tags, i));
+    }
+}
+
 static gboolean
 append_macro(gpointer macro_data, gpointer msg, const gchar *name, GString *out)
 {
@@ -32,6 +71,16 @@ append_macro(gpointer macro_data, gpointer msg, const gchar *name, GString *out)
   PdbToolTime t;
 
   (void) macro_data;
+  if (strcmp(name, "TAGS") == 0)
+    {
+      append_tags(msg, out);
+      return TRUE;
+    }
+  if (strcmp(name, "MSGHDR") == 0)
+    {
+      append_msghdr(msg, out);
+      return TRUE;
+    }
   if (!pdb_tool_date_macro_parse(name, &family, &field))
     return FALSE;
   if (family == PDB_TOOL_TIME_STAMP)
