@@ -2,45 +2,39 @@
  * correlation.c: contexts, the correlation clock, actions and synthetic
  * messages (see correlation.h).
  *
- * Invariant: every live context is in `timers` (ordered by deadline, then
- * by the order its deadline was set) and, unless a create-context replaced
- * it, in `contexts` (by key),
- * and holds one reference to each of its messages and to the database its
- * rule belongs to. Everything is changed under `lock` only; synthetic
- * messages are queued under the lock and emitted after it is released.
+ * The contexts, their clock, expiry order and limit are a PdbContextTable
+ * (context-table.h); each context's data (a Context) holds its id, scope
+ * fields, the rule that matched last and a reference to that rule's
+ * database. Everything is changed under `lock` only; synthetic messages
+ * are queued under the lock and emitted after it is released.
  */
 #include "correlation/correlation.h"
 #include "correlation/condition.h"
+#include "correlation/context-table.h"
 #include "correlation/rate-limit.h"
 
 #include <string.h>
 
+/* The data of a PdbContext. */
 typedef struct
 {
-  gchar *key;
   gchar *id;                     /* the expanded context-id (${CONTEXT_ID}) */
-  PdbContextScope scope;
   gchar *host, *program, *pid;   /* the scope fields (NULL when not part of the scope) */
-  GPtrArray *messages;           /* of host message handles, oldest first */
   const PdbRule *rule;           /* the rule that matched last */
   PdbDatabase *db;               /* keeps `rule` alive */
-  gint64 deadline;
-  guint64 seq;
   guint generation;              /* 0, or 1 + that of the context whose
                                   * timeout action created this one */
 } Context;
 
+#define CONTEXT(c) ((Context *) (c)->data)
+
 struct _PdbCorrelation
 {
   const PdbCorrelationHost *host;
-  guint max_contexts;
   GMutex lock;
-  GHashTable *contexts;    /* key -> Context* (owned) */
-  GTree *timers;           /* Context* -> Context* */
+  PdbContextTable *table;  /* PdbContext.data: Context* */
   PdbRateLimits *rates;
   GHashTable *conditions;  /* condition text -> PdbCondition* (NULL: does not compile) */
-  gint64 time;
-  guint64 seq;
   GPtrArray *pending;      /* synthetic messages to emit once unlocked */
   GString *macro_text;     /* the last macro a lookup formatted */
   gpointer macro_data;     /* for host->append_macro() */
@@ -56,26 +50,13 @@ struct _PdbCorrelation
  */
 #define PDB_CORRELATION_MAX_CHAIN_AT_END 64
 
-static gint
-compare_timers(gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  const Context *x = a, *y = b;
-
-  (void) user_data;
-  if (x->deadline != y->deadline)
-    return x->deadline < y->deadline ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : 0;
-}
-
 static void
-context_free(PdbCorrelation *self, Context *ctx)
+context_data_free(gpointer data)
 {
-  for (guint i = 0; i < ctx->messages->len; i++)
-    self->host->unref(g_ptr_array_index(ctx->messages, i));
-  g_ptr_array_free(ctx->messages, TRUE);
+  Context *ctx = data;
+
   if (ctx->db)
     pdb_database_unref(ctx->db);
-  g_free(ctx->key);
   g_free(ctx->id);
   g_free(ctx->host);
   g_free(ctx->program);
@@ -95,10 +76,9 @@ pdb_correlation_new(const PdbCorrelationHost *host, guint max_contexts)
   PdbCorrelation *self = g_new0(PdbCorrelation, 1);
 
   self->host = host;
-  self->max_contexts = max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS;
   g_mutex_init(&self->lock);
-  self->contexts = g_hash_table_new(g_str_hash, g_str_equal);
-  self->timers = g_tree_new_full(compare_timers, NULL, NULL, NULL);
+  self->table = pdb_context_table_new(host->unref, context_data_free,
+                                      max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS);
   self->rates = pdb_rate_limits_new();
   self->conditions = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, condition_free);
   self->pending = g_ptr_array_new();
@@ -106,23 +86,12 @@ pdb_correlation_new(const PdbCorrelationHost *host, guint max_contexts)
   return self;
 }
 
-static gboolean
-free_one(gpointer key, gpointer value, gpointer user_data)
-{
-  (void) key;
-  context_free(user_data, value);
-  return FALSE;
-}
-
 void
 pdb_correlation_free(PdbCorrelation *self)
 {
   if (!self)
     return;
-  /* every context is in `timers`, replaced ones only there */
-  g_hash_table_destroy(self->contexts);
-  g_tree_foreach(self->timers, free_one, self);
-  g_tree_destroy(self->timers);
+  pdb_context_table_free(self->table);
   pdb_rate_limits_free(self->rates);
   g_hash_table_destroy(self->conditions);
   for (guint i = 0; i < self->pending->len; i++)
@@ -161,14 +130,10 @@ scope_fields(PdbCorrelation *self, PdbContextScope scope, gpointer msg, ScopeFie
 static void
 append_scope_key(GString *key, PdbContextScope scope, const ScopeFields *f)
 {
-  g_string_append_printf(key, "%d", (int) scope);
-  g_string_append_c(key, '\x1f');
-  g_string_append(key, f->host ? f->host : "");
-  g_string_append_c(key, '\x1f');
-  g_string_append(key, f->program ? f->program : "");
-  g_string_append_c(key, '\x1f');
-  g_string_append(key, f->pid ? f->pid : "");
-  g_string_append_c(key, '\x1f');
+  g_string_append_printf(key, "%d/", (int) scope);
+  pdb_context_key_append_part(key, f->host, -1);
+  pdb_context_key_append_part(key, f->program, -1);
+  pdb_context_key_append_part(key, f->pid, -1);
 }
 
 /* ---- template lookup over a list of messages; index 0 is the newest ---- */
@@ -273,10 +238,12 @@ rate_allows(PdbCorrelation *self, const PdbRule *rule, guint action_index, const
   if (action->rate_count == 0)
     return TRUE;
   scope_fields(self, rule->context_scope, msg, &f);
-  key = g_string_new(rule->id);
-  g_string_append_printf(key, "\x1f%u\x1f", action_index);
+  key = g_string_new(NULL);
+  pdb_context_key_append_part(key, rule->id, -1);
+  g_string_append_printf(key, "%u/", action_index);
   append_scope_key(key, rule->context_scope, &f);
-  allowed = pdb_rate_limits_take(self->rates, key->str, action->rate_count, action->rate_period, self->time);
+  allowed = pdb_rate_limits_take(self->rates, key->str, action->rate_count, action->rate_period,
+                                 pdb_context_table_get_time(self->table));
   g_string_free(key, TRUE);
   return allowed;
 }
@@ -329,10 +296,9 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
   return gen;
 }
 
-static void expire_context(PdbCorrelation *self, Context *ctx);
-static Context *open_context(PdbCorrelation *self, const gchar *key, const gchar *id,
-                             PdbContextScope scope, const ScopeFields *f);
-static void set_deadline(PdbCorrelation *self, Context *ctx, gint timeout);
+static PdbContext *open_context(PdbCorrelation *self, const GString *key, const gchar *id,
+                                const ScopeFields *f);
+static void set_deadline(PdbCorrelation *self, PdbContext *ctx, gint timeout);
 
 /*
  * As 3.38: the id is expanded over the triggering messages (not the new
@@ -351,7 +317,7 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   gpointer gen;
   GString *key = g_string_new(NULL);
   GString *id = g_string_new(NULL);
-  Context *ctx;
+  PdbContext *ctx;
 
   if (self->expiring_all && self->creating_generation > PDB_CORRELATION_MAX_CHAIN_AT_END)
     return;
@@ -363,22 +329,14 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
     }
   scope_fields(self, action->create_context_scope, gen, &f);
   append_scope_key(key, action->create_context_scope, &f);
-  g_string_append(key, id->str);
+  pdb_context_key_append_part(key, id->str, id->len);
   /* as 3.38, a context of the same key is not extended but replaced: the
-   * old one leaves the table and only waits for its own expiry */
-  ctx = g_hash_table_lookup(self->contexts, key->str);
-  if (ctx)
-    g_hash_table_remove(self->contexts, ctx->key);
-  ctx = open_context(self, key->str, id->str, action->create_context_scope, &f);
+   * old one stops being found and only waits for its own expiry */
+  ctx = open_context(self, key, id->str, &f);
   g_ptr_array_add(ctx->messages, gen);
-  if (ctx->db != db)
-    {
-      if (ctx->db)
-        pdb_database_unref(ctx->db);
-      ctx->db = pdb_database_ref(db);
-    }
-  ctx->rule = rule;
-  ctx->generation = self->creating_generation;
+  CONTEXT(ctx)->db = pdb_database_ref(db);
+  CONTEXT(ctx)->rule = rule;
+  CONTEXT(ctx)->generation = self->creating_generation;
   set_deadline(self, ctx, rule->context_timeout);
   g_string_free(key, TRUE);
   g_string_free(id, TRUE);
@@ -421,90 +379,46 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
 
 /* ---- contexts and the clock ---- */
 
-/* As 3.38's timer wheel, a context whose expiry does not change keeps its
- * place among those that expire at the same time. */
 static void
-set_deadline(PdbCorrelation *self, Context *ctx, gint timeout)
+set_deadline(PdbCorrelation *self, PdbContext *ctx, gint timeout)
 {
-  gint64 deadline = self->time + MAX(timeout, 0);
-
-  if (deadline == ctx->deadline)
-    return;
-  g_tree_remove(self->timers, ctx);
-  ctx->deadline = deadline;
-  ctx->seq = ++self->seq;
-  g_tree_insert(self->timers, ctx, ctx);
+  pdb_context_table_schedule(self->table, ctx, pdb_context_table_get_time(self->table) + MAX(timeout, 0));
 }
 
-static gboolean
-first_context(gpointer key, gpointer value, gpointer user_data)
-{
-  (void) key;
-  *(Context **) user_data = value;
-  return TRUE;
-}
+static void expire_context(PdbContext *ctx, gpointer user_data);
 
-static Context *
-nearest_context(PdbCorrelation *self)
+static PdbContext *
+open_context(PdbCorrelation *self, const GString *key, const gchar *id, const ScopeFields *f)
 {
-  Context *ctx = NULL;
+  PdbContext *ctx = pdb_context_table_open(self->table, key->str, key->len, expire_context, self);
+  Context *data = g_new0(Context, 1);
 
-  g_tree_foreach(self->timers, first_context, &ctx);
+  data->id = g_strdup(id);
+  data->host = g_strdup(f->host);
+  data->program = g_strdup(f->program);
+  data->pid = g_strdup(f->pid);
+  ctx->data = data;
   return ctx;
 }
 
-static Context *
-open_context(PdbCorrelation *self, const gchar *key, const gchar *id, PdbContextScope scope,
-             const ScopeFields *f)
-{
-  Context *ctx;
-
-  while (g_hash_table_size(self->contexts) >= self->max_contexts)
-    expire_context(self, nearest_context(self));
-  ctx = g_new0(Context, 1);
-  ctx->key = g_strdup(key);
-  ctx->id = g_strdup(id);
-  ctx->scope = scope;
-  ctx->host = g_strdup(f->host);
-  ctx->program = g_strdup(f->program);
-  ctx->pid = g_strdup(f->pid);
-  ctx->messages = g_ptr_array_new();
-  g_hash_table_insert(self->contexts, ctx->key, ctx);
-  ctx->deadline = G_MININT64;
-  ctx->seq = ++self->seq;
-  g_tree_insert(self->timers, ctx, ctx);
-  return ctx;
-}
-
-/* Runs the timeout actions of @ctx and destroys it. */
+/* Runs the timeout actions of @ctx (already out of the table). */
 static void
-expire_context(PdbCorrelation *self, Context *ctx)
+expire_context(PdbContext *ctx, gpointer user_data)
 {
+  PdbCorrelation *self = user_data;
+  Context *data = CONTEXT(ctx);
   guint outer_generation = self->creating_generation;
 
-  g_tree_remove(self->timers, ctx);
-  if (g_hash_table_lookup(self->contexts, ctx->key) == ctx)
-    g_hash_table_remove(self->contexts, ctx->key);
-  self->creating_generation = ctx->generation + 1;
-  if (ctx->rule)
-    run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len, ctx);
+  self->creating_generation = data->generation + 1;
+  if (data->rule)
+    run_actions(self, data->db, data->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len, data);
   self->creating_generation = outer_generation;
-  context_free(self, ctx);
 }
 
-/* As 3.38's timer wheel: each context the clock passes expires with the
- * clock at its expiry, nearest first; then the clock reaches @t. */
 static void
 set_time(PdbCorrelation *self, gint64 t)
 {
-  Context *ctx;
-
-  while ((ctx = nearest_context(self)) && ctx->deadline < t)
-    {
-      self->time = MAX(self->time, ctx->deadline);
-      expire_context(self, ctx);
-    }
-  self->time = MAX(self->time, t);
+  pdb_context_table_advance(self->table, t, expire_context, self);
 }
 
 gboolean
@@ -553,33 +467,34 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
     {
       ScopeFields f;
       GString *key = g_string_new(NULL);
-      Context *ctx;
+      PdbContext *ctx;
+      const gchar *id = get_str(self, msg, ".classifier.context_id");
 
       scope_fields(self, rule->context_scope, msg, &f);
       append_scope_key(key, rule->context_scope, &f);
-      const gchar *id = get_str(self, msg, ".classifier.context_id");
-
-      g_string_append(key, id);
-      ctx = g_hash_table_lookup(self->contexts, key->str);
+      pdb_context_key_append_part(key, id, -1);
+      ctx = pdb_context_table_find(self->table, key->str, key->len);
       if (!ctx)
-        ctx = open_context(self, key->str, id, rule->context_scope, &f);
+        ctx = open_context(self, key, id, &f);
       g_string_free(key, TRUE);
       g_ptr_array_add(ctx->messages, self->host->ref(msg));
-      if (ctx->db != db)
+
+      Context *data = CONTEXT(ctx);
+      if (data->db != db)
         {
-          if (ctx->db)
-            pdb_database_unref(ctx->db);
-          ctx->db = pdb_database_ref(db);
+          if (data->db)
+            pdb_database_unref(data->db);
+          data->db = pdb_database_ref(db);
         }
-      ctx->rule = rule;
+      data->rule = rule;
       set_deadline(self, ctx, rule->context_timeout);
       if (pdb_correlation_rule_values_look_back(rule))
         {
           /* as 3.38: the rule's <values> see the context, @0 being @msg itself */
-          Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL, ctx->id, "" };
+          Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL, data->id, "" };
           pdb_values_apply(rule->values, lookup_messages, &l, self->host->ops, msg);
         }
-      run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len, ctx);
+      run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len, data);
     }
   else if (rule && rule->actions && rule->actions->len)
     {
@@ -606,27 +521,17 @@ pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,
                              PdbCorrelationEmitFunc emit, gpointer emit_data)
 {
   g_mutex_lock(&self->lock);
-  set_time(self, self->time + MAX(seconds, 0));
+  set_time(self, pdb_context_table_get_time(self->table) + MAX(seconds, 0));
   flush_pending(self, emit, emit_data);
 }
 
 void
 pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_data)
 {
-  Context *ctx;
-
   g_mutex_lock(&self->lock);
-  gint64 saved_time = self->time;
-
   self->expiring_all = TRUE;
-  while ((ctx = nearest_context(self)))
-    {
-      /* as 3.38's timer wheel: each at its own expiry, then the clock comes back */
-      self->time = MAX(self->time, ctx->deadline);
-      expire_context(self, ctx);
-    }
+  pdb_context_table_expire_all(self->table, expire_context, self);
   self->expiring_all = FALSE;
-  self->time = saved_time;
   flush_pending(self, emit, emit_data);
 }
 
@@ -642,7 +547,7 @@ void
 pdb_correlation_set_max_contexts(PdbCorrelation *self, guint max_contexts)
 {
   g_mutex_lock(&self->lock);
-  self->max_contexts = max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS;
+  pdb_context_table_set_max(self->table, max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS);
   g_mutex_unlock(&self->lock);
 }
 
@@ -652,7 +557,7 @@ pdb_correlation_get_context_count(PdbCorrelation *self)
   guint n;
 
   g_mutex_lock(&self->lock);
-  n = g_hash_table_size(self->contexts);
+  n = pdb_context_table_count(self->table);
   g_mutex_unlock(&self->lock);
   return n;
 }
@@ -660,5 +565,10 @@ pdb_correlation_get_context_count(PdbCorrelation *self)
 gint64
 pdb_correlation_get_time(PdbCorrelation *self)
 {
-  return self->time;
+  gint64 t;
+
+  g_mutex_lock(&self->lock);
+  t = pdb_context_table_get_time(self->table);
+  g_mutex_unlock(&self->lock);
+  return t;
 }
