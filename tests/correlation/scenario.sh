@@ -9,18 +9,22 @@
 #   @@live      optional, empty: the output depends on the current date (a
 #               BSD stamp's year, $R_ macros), so there is no golden file and
 #               only the live comparison with pdbtool runs
+#   @@pending   optional: one line saying what we do not implement yet; the
+#               scenario (and its golden file, made with pdbtool all the
+#               same) is skipped until the line is removed
 # Lines before the first section are the scenario's description.
 #
 #   scenario_split FILE DIR   writes DIR/db.xml, DIR/log, DIR/template and,
-#                             when the scenario is live-only, DIR/live
+#                             when the scenario is live-only, DIR/live; when
+#                             it is pending, DIR/pending (the reason)
 SCENARIO_DEFAULT_TEMPLATE='${.classifier.rule_id}|$MSG|${CONTEXT_ID}|${.classifier.context_id}|$ISODATE|$UNIXTIME|$TAGS|$HOST|$PROGRAM|$PID\n'
 
 scenario_split() {
   local file=$1 dir=$2
   mkdir -p "$dir"
-  rm -f "$dir/db.xml" "$dir/log" "$dir/template" "$dir/live" "$dir/rules" "$dir/raw_template"
+  rm -f "$dir/db.xml" "$dir/log" "$dir/template" "$dir/live" "$dir/pending" "$dir/rules" "$dir/raw_template"
   awk -v dir="$dir" '
-    /^@@(rules|db|log|template|live)[ \t]*$/ { sub(/^@@/, ""); sub(/[ \t]*$/, ""); section = $0;
+    /^@@(rules|db|log|template|live|pending)[ \t]*$/ { sub(/^@@/, ""); sub(/[ \t]*$/, ""); section = $0;
                                         if (section == "live") printf "" > (dir "/live");
                                         if (section == "template") section = "raw_template";
                                         if (section == "db") section = "db.xml";

@@ -12,6 +12,7 @@
 # pdbtool 3.38 on the same input; live-only scenarios have none) and, when
 # pdbtool is installed, pdbtool's output of this run.
 # PDB_SCENARIO_REGEN=1 rewrites the golden files from pdbtool instead.
+# Pending scenarios (what the tool does not implement yet) are skipped.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/correlation/scenario.sh"
 
@@ -25,10 +26,18 @@ have_pdbtool=0
 [ -x "$PDBTOOL" ] && have_pdbtool=1
 
 count=0
+pending=0
 for scn in "$S"/*.scn; do
   name=$(basename "$scn" .scn)
   count=$((count + 1))
   scenario_split "$scn" "$T/$name"
+  if [ -f "$T/$name/pending" ]; then
+    pending=$((pending + 1))
+    [ $have_pdbtool = 1 ] && [ -n "${PDB_SCENARIO_REGEN:-}" ] && \
+      { scenario_run_tool "$PDBTOOL" "$T/$name" "$S/$name.expected"; rm -f "$S/$name.expected.err"; }
+    ok "$name # SKIP pending: $(head -n 1 "$T/$name/pending")"
+    continue
+  fi
   scenario_run_tool "$PATTERNDB" "$T/$name" "$T/$name.out"
   if [ $have_pdbtool = 1 ]; then
     scenario_run_tool "$PDBTOOL" "$T/$name" "$T/$name.ref"
@@ -54,6 +63,6 @@ for scn in "$S"/*.scn; do
   fi
   check "$name: nothing on stderr" test ! -s "$T/$name.out.err"
 done
-check "at least 50 scenarios ($count)" test "$count" -ge 50
+check "at least 50 scenarios that run ($((count - pending)))" test $((count - pending)) -ge 50
 
 done_testing
