@@ -10,9 +10,10 @@
 #
 # Each scenario has its own source, parser and files. The lines are sent
 # as they are (their stamps drive the correlation clock), all scenarios at
-# once; the daemons are stopped about 4.5 s later, when the idle timer has
-# moved the clock on by 3 or 4 s, so contexts with a timeout up to 2 s have
-# expired and those of 5 s or more have not (no scenario uses 3 or 4).
+# once, each followed by a line no rule matches stamped with the current
+# time: like the end of `match` input, it expires every context of the
+# 2020 scenarios, with no dependence on the idle timer (which
+# test-correlation-e2e.sh covers).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 . "$top_srcdir/tests/correlation/scenario.sh"
@@ -64,21 +65,24 @@ run_daemon() {
     return 1
   fi
   # every scenario at once, so that each idles as long before the stop
-  python3 - "$out" "$T" "${names[@]}" <<'PY'
+  python3 - "$out" "$T" "$FLUSH" "${names[@]}" <<'PY'
 import socket, sys
 out, tmp = sys.argv[1], sys.argv[2]
-for name in sys.argv[3:]:
+flush = (sys.argv[3] + "\n").encode()
+for name in sys.argv[4:]:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect("%s/%s.sock" % (out, name))
     with open("%s/%s/log" % (tmp, name), "rb") as f:
-        s.sendall(f.read())
+        s.sendall(f.read() + flush)
     s.close()
 PY
-  sleep 4.5
+  sleep 2
   daemon_stop
   return 0
 }
 
+# the same end-of-input line for both daemons (the current time, once)
+FLUSH="<13>$(date -u +%Y-%m-%dT%H:%M:%S)+00:00 flush flush[1]: end of input"
 if ! run_daemon patterndb "$T/ours"; then
   not_ok "syslog-ng starts with our db-parser()"; done_testing; exit 1
 fi

@@ -441,6 +441,11 @@ flush_pending(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_d
 {
   GPtrArray *out = self->pending;
 
+  if (out->len == 0)
+    {
+      g_mutex_unlock(&self->lock);
+      return;
+    }
   self->pending = g_ptr_array_new();
   g_mutex_unlock(&self->lock);
   for (guint i = 0; i < out->len; i++)
