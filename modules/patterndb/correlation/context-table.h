@@ -31,6 +31,9 @@
 
 G_BEGIN_DECLS
 
+/* The bound on live contexts when a parser sets none (context-limit()). */
+#define PDB_CONTEXT_TABLE_DEFAULT_MAX 100000
+
 typedef struct _PdbContext
 {
   GPtrArray *messages;   /* oldest first, one reference each (the table's unref) */

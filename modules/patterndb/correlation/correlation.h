@@ -57,10 +57,11 @@
 #define PDB_CORRELATION_CORRELATION_H
 
 #include "db/database.h"
+#include "correlation/context-table.h"
 
 G_BEGIN_DECLS
 
-#define PDB_CORRELATION_DEFAULT_MAX_CONTEXTS 100000
+#define PDB_CORRELATION_DEFAULT_MAX_CONTEXTS PDB_CONTEXT_TABLE_DEFAULT_MAX
 
 typedef struct _PdbCorrelationHost
 {

@@ -30,11 +30,11 @@
 #ifndef PDB_CORRELATION_GROUPING_H
 #define PDB_CORRELATION_GROUPING_H
 
-#include <glib.h>
+#include "correlation/context-table.h"
 
 G_BEGIN_DECLS
 
-#define PDB_GROUPING_DEFAULT_MAX_CONTEXTS 100000
+#define PDB_GROUPING_DEFAULT_MAX_CONTEXTS PDB_CONTEXT_TABLE_DEFAULT_MAX
 
 /* How messages are kept (fixed for the life of the state). */
 typedef struct _PdbGroupingMessageOps
