@@ -101,9 +101,19 @@ pdb_context_key_append_part(GString *key, const gchar *value, gssize length)
 {
   if (!value)
     value = "";
+  gchar digits[24];
+  gsize n = sizeof(digits);
+
   if (length < 0)
     length = (gssize) strlen(value);
-  g_string_append_printf(key, "%" G_GSSIZE_FORMAT ":", length);
+  digits[--n] = ':';
+  for (gsize v = (gsize) length; ; v /= 10)
+    {
+      digits[--n] = (gchar) ('0' + v % 10);
+      if (v < 10)
+        break;
+    }
+  g_string_append_len(key, digits + n, sizeof(digits) - n);
   g_string_append_len(key, value, length);
 }
 

@@ -37,6 +37,11 @@ void pdb_nv_message_unref(PdbNvMessage *msg);
  * header those were parsed from no longer matches them). */
 void pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
                         PdbValueType type);
+/* Appends a value whose name @msg does not have yet (no lookup: for
+ * building a snapshot from a store whose names are unique). */
+void pdb_nv_message_add(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
+                        PdbValueType type);
+/* The value stays valid until @msg is changed or freed. */
 const gchar *pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length);
 void pdb_nv_message_set_stamp(PdbNvMessage *msg, const PdbNvTime *stamp);
 /* FALSE when the message has no time of its own (@stamp is untouched). */

@@ -486,7 +486,8 @@ collect_synthetic(gpointer msg, gpointer user_data)
 static void
 snapshot_value(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
 {
-  pdb_nv_message_set(user_data, name, value, length, type);
+  /* the store's names are unique */
+  pdb_nv_message_add(user_data, name, value, length, type);
 }
 
 static void
@@ -503,7 +504,6 @@ correlate(Matcher *m, gint64 stamp)
 
   if (!rule || (!rule->context_id_template && (!rule->actions || rule->actions->len == 0)))
     return;
-  /* values come in handle order, so LEGACY_MSGHDR follows PROGRAM and PID and survives */
   snapshot = pdb_nv_message_new();
   pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
   const PdbToolTime *t = stamp_time(m);
