@@ -231,6 +231,8 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
 
   /* as pdbtool: -T formats one message, so ${name}@N (N > 0) looks back
    * into nothing and is empty; $(context-length) is then 1 */
+  if (context_index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    return NULL;
   if (context_index != 0)
     return pdb_template_no_message;
   if (m->tmpl_dates)
@@ -544,7 +546,8 @@ print_synthetic(Matcher *m)
   gboolean had_stamp = m->have_stamp;
   PdbToolTime line_time = m->stamp_time;
 
-  for (guint i = 0; i < m->synthetic->len; i++)
+  /* as pdbtool: --debug-pattern shows the lines only, not what correlation made */
+  for (guint i = 0; !m->opt->debug_pattern && i < m->synthetic->len; i++)
     {
       PdbNvMessage *gen = g_ptr_array_index(m->synthetic, i);
       const GPtrArray *tags = pdb_nv_message_get_tags(gen);
@@ -620,7 +623,7 @@ print_message(Matcher *m, const gchar *program, gsize program_length,
           pdb_tool_message_format_json(m->msg, m->out);
           g_string_append_c(m->out, '\n');
         }
-      else if (m->tmpl)
+      else if (m->tmpl && !m->opt->debug_pattern)   /* pdbtool: -D wins over -T */
         pdb_template_append(m->tmpl, template_lookup, m, m->out);
       else
         {
