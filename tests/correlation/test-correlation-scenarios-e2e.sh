@@ -5,7 +5,8 @@
 # its own (`@module dbparser`, Debian's libdbparser.so); every scenario's
 # output must be the same: the scenario's -T template and all name-value
 # pairs ($(format-json --scope nv-pairs)) of every message, generated ones
-# included. $TAGS lists tags in the order syslog-ng registered them,
+# included; and with inject-mode(aggregate-only), only the generated
+# messages (.agg). $TAGS lists tags in the order syslog-ng registered them,
 # process-wide, so it also checks that we register them as 3.38 does.
 #
 # Each scenario has its own source, parser and files. The lines are sent
@@ -50,6 +51,8 @@ source s_$name { unix-stream("$out/$name.sock" flags(expect-hostname)); };
 destination d_${name}_t { file("$out/$name.t" template("$tmpl")); };
 destination d_${name}_nv { file("$out/$name.nv" template("\$(format-json --scope nv-pairs)\n")); };
 log { source(s_$name); parser { db-parser(file("$T/$name/db.xml")); }; destination(d_${name}_t); destination(d_${name}_nv); };
+destination d_${name}_agg { file("$out/$name.agg" template("$tmpl")); };
+log { source(s_$name); parser { db-parser(file("$T/$name/db.xml") inject-mode(aggregate-only) persist-name("agg_$name")); }; destination(d_${name}_agg); };
 CONF
   done
 }
@@ -91,7 +94,9 @@ if ! run_daemon dbparser "$T/stock"; then
 fi
 
 for name in "${names[@]}"; do
-  for kind in t nv; do
+  # no generated message, no .agg file
+  touch -a "$T/stock/$name.agg" "$T/ours/$name.agg"
+  for kind in t nv agg; do
     if [ -f "$T/stock/$name.$kind" ] && cmp -s "$T/stock/$name.$kind" "$T/ours/$name.$kind"; then
       ok "$name ($kind): same output as syslog-ng's own db-parser()"
     else
