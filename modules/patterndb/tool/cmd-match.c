@@ -541,6 +541,79 @@ static const gchar match_description[] =
   "printed), 1 when it did not (always 0 with -T or --json), 2 on a usage error\n"
   "or a database that cannot be loaded.\n";
 
+/* The checks of the options that GOption cannot make; fills in --threads. */
+static gboolean
+check_options(MatchOptions *opt, int argc, char **argv)
+{
+  if (argc > 1)
+    {
+      fprintf(stderr, "Error parsing command line arguments: unexpected argument '%s'\n", argv[1]);
+      return FALSE;
+    }
+  if (opt->threads < 0 || opt->threads > MAX_THREADS || opt->block_size < 0)
+    {
+      fprintf(stderr, "Error parsing command line arguments: --threads takes 1 to %d (0: one per CPU)%s\n",
+              MAX_THREADS, opt->block_size < 0 ? ", --block-size a positive size" : "");
+      return FALSE;
+    }
+  if (opt->threads == 0)
+    opt->threads = MIN(MAX_THREADS, (gint) g_get_num_processors());
+  if (!opt->message && !opt->file)
+    {
+      fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Matches -f's lines or -M's message and prints everything; the exit status. */
+static gint
+match_input(Matcher *m, MatchOptions *opt)
+{
+  gint rc = 0;
+
+  if (opt->file)
+    {
+      int fd = strcmp(opt->file, "-") == 0 ? 0 : open(opt->file, O_RDONLY);
+
+      if (fd < 0)
+        {
+          fprintf(stderr, "Error opening input file; filename='%s', error='%s'\n", opt->file, g_strerror(errno));
+          rc = PDB_TOOL_EXIT_USAGE;
+        }
+      else
+        {
+          if (!process_stream(m, fd, opt->file))
+            rc = PDB_TOOL_EXIT_USAGE;
+          if (fd != 0)
+            close(fd);
+        }
+    }
+  else
+    {
+      const gchar *program = opt->program ? opt->program : "";
+
+      ensure_registered(m);
+      pdb_match_dates_reset(m, (PdbSlice) { NULL, 0 });
+      pdb_tool_message_reset(m->msg);
+      pdb_tool_message_set(m->msg, "MESSAGE", -1, opt->message, -1, PDB_VALUE_STRING);
+      if (program[0])
+        pdb_tool_message_set(m->msg, "PROGRAM", -1, program, -1, PDB_VALUE_STRING);
+      process(m, program, strlen(program), opt->message, strlen(opt->message), m->now);
+    }
+  /* as pdbtool: every context expires at the end of the input */
+  if (m->corr)
+    {
+      pdb_correlation_expire_all(m->corr, pdb_match_collect_synthetic, m);
+      pdb_match_print_synthetic(m);
+    }
+  pdb_tool_flush(m->out, stdout, 0);
+  fflush(stdout);
+  if (rc == 0 && !m->tmpl && !opt->json)
+    rc = m->exit_code;
+  return rc;
+}
+
 int
 pdb_cmd_match(int argc, char **argv)
 {
@@ -571,24 +644,8 @@ pdb_cmd_match(int argc, char **argv)
   if (!pdb_tool_parse_options(&argc, &argv, "match", "Match a message against the pattern database",
                               match_description, entries))
     goto out;
-  if (argc > 1)
-    {
-      fprintf(stderr, "Error parsing command line arguments: unexpected argument '%s'\n", argv[1]);
-      goto out;
-    }
-  if (opt.threads < 0 || opt.threads > MAX_THREADS || opt.block_size < 0)
-    {
-      fprintf(stderr, "Error parsing command line arguments: --threads takes 1 to %d (0: one per CPU)%s\n",
-              MAX_THREADS, opt.block_size < 0 ? ", --block-size a positive size" : "");
-      goto out;
-    }
-  if (opt.threads == 0)
-    opt.threads = MIN(MAX_THREADS, (gint) g_get_num_processors());
-  if (!opt.message && !opt.file)
-    {
-      fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
-      goto out;
-    }
+  if (!check_options(&opt, argc, argv))
+    goto out;
   if (opt.template_text)
     {
       GError *error = NULL;
@@ -618,46 +675,7 @@ pdb_cmd_match(int argc, char **argv)
    * per-line timestamp (localtime/mktime) would be pure cost. */
   m.corr = pdb_match_database_correlates(m.db) ? pdb_correlation_new(&pdb_tool_correlation_host, 0) : NULL;
 
-  rc = 0;
-  if (opt.file)
-    {
-      int fd = strcmp(opt.file, "-") == 0 ? 0 : open(opt.file, O_RDONLY);
-
-      if (fd < 0)
-        {
-          fprintf(stderr, "Error opening input file; filename='%s', error='%s'\n", opt.file, g_strerror(errno));
-          rc = PDB_TOOL_EXIT_USAGE;
-        }
-      else
-        {
-          if (!process_stream(&m, fd, opt.file))
-            rc = PDB_TOOL_EXIT_USAGE;
-          if (fd != 0)
-            close(fd);
-        }
-    }
-  else
-    {
-      const gchar *program = opt.program ? opt.program : "";
-
-      ensure_registered(&m);
-      pdb_match_dates_reset(&m, (PdbSlice) { NULL, 0 });
-      pdb_tool_message_reset(m.msg);
-      pdb_tool_message_set(m.msg, "MESSAGE", -1, opt.message, -1, PDB_VALUE_STRING);
-      if (program[0])
-        pdb_tool_message_set(m.msg, "PROGRAM", -1, program, -1, PDB_VALUE_STRING);
-      process(&m, program, strlen(program), opt.message, strlen(opt.message), m.now);
-    }
-  /* as pdbtool: every context expires at the end of the input */
-  if (m.corr)
-    {
-      pdb_correlation_expire_all(m.corr, pdb_match_collect_synthetic, &m);
-      pdb_match_print_synthetic(&m);
-    }
-  pdb_tool_flush(m.out, stdout, 0);
-  fflush(stdout);
-  if (rc == 0 && !m.tmpl && !opt.json)
-    rc = m.exit_code;
+  rc = match_input(&m, &opt);
 
 out:
   if (started)
