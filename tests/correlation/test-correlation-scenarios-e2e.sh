@@ -6,12 +6,7 @@
 # output must be the same: the scenario's -T template and all name-value
 # pairs ($(format-json --scope nv-pairs)) of every message, generated ones
 # included; and with inject-mode(aggregate-only), only the generated
-# messages (.agg, a log path with a source of its own).
-# Known difference, left out of the scenarios: with two db-parser() log
-# paths in one configuration, 3.38 registers a class tag no earlier
-# database used before the source's tag, and we after it, so $TAGS lists
-# the two in the other order (every scenario uses class "c", which the
-# first scenario registers). $TAGS lists tags in the order syslog-ng registered them,
+# messages (.agg, a log path with a source of its own). $TAGS lists tags in the order syslog-ng registered them,
 # process-wide, so it also checks that we register them as 3.38 does.
 #
 # Each scenario has its own source, parser and files. The lines are sent
