@@ -34,6 +34,7 @@ struct _PdbNvMessage
   GPtrArray *tags;  /* of gchar* */
   PdbNvTime stamp;
   gboolean has_stamp;
+  gint pri;         /* -1: none */
 };
 
 PdbNvMessage *
@@ -45,6 +46,7 @@ pdb_nv_message_new(void)
   msg->values = g_array_new(FALSE, FALSE, sizeof(NvPair));
   msg->text = g_string_sized_new(256);
   msg->tags = g_ptr_array_new_with_free_func(g_free);
+  msg->pri = -1;
   return msg;
 }
 
@@ -176,6 +178,18 @@ pdb_nv_message_set_stamp(PdbNvMessage *msg, const PdbNvTime *stamp)
   msg->has_stamp = TRUE;
 }
 
+void
+pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri)
+{
+  msg->pri = pri;
+}
+
+gint
+pdb_nv_message_get_pri(PdbNvMessage *msg)
+{
+  return msg->pri;
+}
+
 gboolean
 pdb_nv_message_get_stamp(PdbNvMessage *msg, PdbNvTime *stamp)
 {
@@ -298,6 +312,7 @@ host_create(gpointer base)
         g_ptr_array_add(msg->tags, g_strdup(g_ptr_array_index(b->tags, i)));
       msg->stamp = b->stamp;
       msg->has_stamp = b->has_stamp;
+      msg->pri = b->pri;
     }
   return msg;
 }

@@ -44,6 +44,9 @@ void pdb_nv_message_add(PdbNvMessage *msg, const gchar *name, const gchar *value
 /* The value stays valid until @msg is changed or freed. */
 const gchar *pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length);
 void pdb_nv_message_set_stamp(PdbNvMessage *msg, const PdbNvTime *stamp);
+/* The syslog priority; -1 (the default) when the message has none. */
+void pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri);
+gint pdb_nv_message_get_pri(PdbNvMessage *msg);
 /* FALSE when the message has no time of its own (@stamp is untouched). */
 gboolean pdb_nv_message_get_stamp(PdbNvMessage *msg, PdbNvTime *stamp);
 void pdb_nv_message_set_tag(PdbNvMessage *msg, const gchar *tag);

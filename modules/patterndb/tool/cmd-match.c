@@ -54,11 +54,13 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
       if (date)
         return date;
     }
-  /* the macros below start with M, T, P or S; most names skip them all */
-  if (name[0] != 'M' && name[0] != 'T' && name[0] != 'P' && name[0] != 'S')
+  /* the macros below start with one of these letters; most names skip them all */
+  if (!name[0] || !strchr("MTPSFLB", name[0]))
     return pdb_tool_message_get(m->msg, name, length);
   if (strcmp(name, "MSG") == 0)
     name = "MESSAGE";
+  else if (strcmp(name, "FULLHOST") == 0)   /* pdbtool: the host as read */
+    name = "HOST";
   else if (strcmp(name, "MSGHDR") == 0)
     {
       g_string_truncate(m->scratch, 0);
@@ -73,13 +75,16 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
       *length = m->scratch2->len;
       return m->scratch2->str;
     }
-  else if (strcmp(name, "PRI") == 0)
+  else
     {
-      g_string_printf(m->scratch, "%d", m->pri);
-      *length = m->scratch->len;
-      return m->scratch->str;
+      g_string_truncate(m->scratch, 0);
+      if (pdb_tool_pri_macro_append(name, m->pri, m->scratch))
+        {
+          *length = m->scratch->len;
+          return m->scratch->str;
+        }
     }
-  else if (strcmp(name, "SDATA") == 0)
+  if (strcmp(name, "SDATA") == 0)
     {
       *length = m->sdata.data ? (gssize) m->sdata.length : 0;
       return m->sdata.data ? m->sdata.data : "";

@@ -6,9 +6,11 @@
  * stamp of the context's newest message), R_, P_ and C_ the wall clock
  * (in pdbtool a message is received, processed and printed within the
  * same run, so those are "now" there too). $TAGS and $MSGHDR are formatted
- * from the snapshot's tags and header values.
+ * from the snapshot's tags and header values, the priority macros from
+ * its priority (a message made for inherit-mode none has user.notice).
  */
 #include "tool/corr-host.h"
+#include "tool/pri-macros.h"
 
 #include <string.h>
 
@@ -63,6 +65,14 @@ append_tags(PdbNvMessage *msg, GString *out)
     }
 }
 
+gint
+pdb_tool_snapshot_pri(PdbNvMessage *msg)
+{
+  gint pri = pdb_nv_message_get_pri(msg);
+
+  return pri >= 0 ? pri : PDB_TOOL_DEFAULT_PRI;
+}
+
 static gboolean
 append_macro(gpointer macro_data, gpointer msg, const gchar *name, GString *out)
 {
@@ -79,6 +89,17 @@ append_macro(gpointer macro_data, gpointer msg, const gchar *name, GString *out)
   if (strcmp(name, "MSGHDR") == 0)
     {
       append_msghdr(msg, out);
+      return TRUE;
+    }
+  if (pdb_tool_pri_macro_append(name, pdb_tool_snapshot_pri(msg), out))
+    return TRUE;
+  if (strcmp(name, "FULLHOST") == 0)
+    {
+      gssize len = 0;
+      const gchar *host = pdb_nv_message_get(msg, "HOST", &len);
+
+      if (host)
+        g_string_append_len(out, host, len);
       return TRUE;
     }
   if (!pdb_tool_date_macro_parse(name, &family, &field))

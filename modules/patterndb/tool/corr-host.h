@@ -14,6 +14,9 @@ G_BEGIN_DECLS
 
 extern const PdbCorrelationHost pdb_tool_correlation_host;
 
+/* The priority of a snapshot: its own, else PDB_TOOL_DEFAULT_PRI. */
+gint pdb_tool_snapshot_pri(PdbNvMessage *msg);
+
 /* The stamp of a snapshot as a tool time: its own, else the wall clock. */
 void pdb_tool_snapshot_time(PdbNvMessage *msg, PdbToolTime *out);
 

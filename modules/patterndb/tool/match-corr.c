@@ -41,6 +41,7 @@ pdb_match_correlate(Matcher *m, gint64 stamp)
     return;
   snapshot = pdb_nv_message_new();
   pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
+  pdb_nv_message_set_pri(snapshot, m->pri);
   const PdbToolTime *t = pdb_match_stamp_time(m);
   PdbNvTime nt = { t->sec, t->usec, t->gmtoff };
   pdb_nv_message_set_stamp(snapshot, &nt);
@@ -75,6 +76,7 @@ pdb_match_print_synthetic(Matcher *m)
 {
   gboolean had_stamp = m->have_stamp;
   PdbToolTime line_time = m->stamp_time;
+  gint line_pri = m->pri;
 
   /* as pdbtool: --debug-pattern shows the lines only, not what correlation made */
   for (guint i = 0; !m->opt->debug_pattern && i < m->synthetic->len; i++)
@@ -84,6 +86,7 @@ pdb_match_print_synthetic(Matcher *m)
 
       pdb_tool_snapshot_time(gen, &m->stamp_time);
       m->have_stamp = TRUE;
+      m->pri = pdb_tool_snapshot_pri(gen);
       pdb_tool_message_reset(m->msg);
       pdb_nv_message_foreach(gen, copy_value, m->msg);
       for (guint t = 0; t < tags->len; t++)
@@ -93,6 +96,7 @@ pdb_match_print_synthetic(Matcher *m)
   g_ptr_array_set_size(m->synthetic, 0);
   m->have_stamp = had_stamp;
   m->stamp_time = line_time;
+  m->pri = line_pri;
 }
 
 /* Moves the clock to a line's time before the line is read into m->msg,

@@ -23,6 +23,7 @@
 #include "correlation/correlation.h"
 #include "correlation/nv-message.h"
 #include "tool/corr-host.h"
+#include "tool/pri-macros.h"
 
 typedef struct
 {
