@@ -70,10 +70,15 @@ send_syslog "$T/sock" app "long bob" "long carol"
 send_syslog "$T/sock" app "long bob"
 send_syslog "$T/sock" app "long dave"
 wait_lines "$T/pass.log" 7 10
-# context-limit(2): dave's context pushes out carol's (the nearest to expire) at once
-wait_for "grep -q '^L carol' '$T/lim.log'" 3
-check_eq "context-limit: the nearest context expires early with its timeout action" \
-  "L carol " "$(grep '^L ' "$T/lim.log")"
+# context-limit(2): dave's context pushes out the nearest to expire at once:
+# bob's or carol's. They expire in the same second unless the idle timer
+# moved the clock between bob's two messages; then bob's moved behind
+# carol's. In the same second bob's keeps its place ahead (bob's second
+# message did not change its expiry, as 3.38's timer wheel orders them).
+wait_for "grep -q '^L ' '$T/lim.log'" 3
+early=$(grep '^L ' "$T/lim.log")
+check "context-limit: the nearest context expires early with its timeout action ($early)" \
+  test "$early" = "L bob bob" -o "$early" = "L carol "
 check_eq "no timeout before the reload" "0" "$(grep -c '^L ' "$T/pass.log")"
 daemon_reload
 check "the daemon survives the reload" kill -0 "$DAEMON_PID"

@@ -47,6 +47,10 @@ for entry in corr:0 inherit:0 create:1 order:0; do
     "$PDBTOOL" match -p "$D/$name.xml" -f "$D/$name.messages" -T "$tmpl" > "$T/$name.tref" 2>/dev/null
     "$PATTERNDB" match -p "$D/$name.xml" -f "$D/$name.messages" -T "$tmpl" > "$T/$name.tout" 2>/dev/null
     check "$name: -T output equals pdbtool's" cmp -s "$T/$name.tref" "$T/$name.tout"
+    # --debug-pattern shows the lines only (no generated message) and wins over -T
+    "$PDBTOOL" match -p "$D/$name.xml" -f "$D/$name.messages" -D -T "$tmpl" > "$T/$name.dref" 2>/dev/null
+    "$PATTERNDB" match -p "$D/$name.xml" -f "$D/$name.messages" -D -T "$tmpl" > "$T/$name.dout" 2>/dev/null
+    check "$name: --debug-pattern output equals pdbtool's" cmp -s "$T/$name.dref" "$T/$name.dout"
   fi
 done
 

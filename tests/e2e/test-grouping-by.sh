@@ -19,7 +19,7 @@ T=$TEST_TMPDIR
 OURS_PATH=$MODULE_PATH
 REF_PATH=$SYSTEM_MODULE_DIR
 [ -f "$REF_PATH/libdbparser.so" ] || skip_all "no libdbparser.so in $REF_PATH (the reference grouping-by())"
-plan 29
+plan 31
 
 # Input lines: RFC 3164 with a host name, stamped an hour ago plus OFFSET
 # seconds (the correlation clock caps message time at now).
@@ -240,6 +240,26 @@ same program out.log
 check_eq "program: host1/app gathered three PIDs, host2/app two; HOST and PROGRAM written, PID not" \
   "h=host1 p=app pid= m=agg n=4 pids=1,2,5|h=host2 p=app pid= m=agg n=3 pids=,4,6|" \
   "$(sed 's/^[^ ]* \(.*\) | .*$/\1/' "$T/program-ours/out.log" | tr '\n' '|')"
+
+# 6c. Expiry order: contexts expiring in the same second end in the order
+#     their expiry was set; a message that sets the same expiry again keeps
+#     the context's place (3.38's timer wheel), one that moves it to a later
+#     second puts it behind.
+run_case order \
+  'grouping-by(key("${kv.k}") timeout(10)
+     aggregate(value("MESSAGE" "agg ${kv.k}@1 n=$(context-length)") inherit-mode(none))
+     inject-mode(aggregate-only));' \
+  out.log 4 -- \
+  "$(line 0 host1 app 1 'k=x')" \
+  "$(line 0 host1 app 1 'k=y')" \
+  "$(line 0 host1 app 1 'k=x')" \
+  "$(line 0 host1 app 1 'k=v')" \
+  "$(line 1 host1 app 1 'k=v')" \
+  "$(line 0 host1 app 1 'k=z')" \
+  "$(line 60 host1 app 1 'k=tick')"
+same order out.log
+check_eq "order: x kept its place ahead of y; v moved a second later, and z (older stamp, the clock already there) behind it" \
+  "agg x n=3;agg y n=2;agg v n=3;agg z n=2;" "$(msgs order)"
 
 # 7. Only ours: context-limit(). A flood of 2000 unique keys with
 #    context-limit(50): each new context beyond 50 closes the one nearest to

@@ -195,14 +195,19 @@ Test(grouping, clock_is_capped_at_now_and_never_goes_back)
   cr_assert_str_eq(run.log->str, "a:1,2;");
 }
 
+/* As syslog-ng 3.38's grouping-by() (its timer wheel; checked with the
+ * daemon): contexts expiring in the same second end in the order their
+ * expiry was set, and setting the same expiry again keeps the place. */
 Test(grouping, contexts_expire_in_expiry_order_then_scheduling_order)
 {
   add("late", 1, 100, 20);   /* 120 */
   add("x", 2, 100, 10);      /* 110 */
   add("y", 3, 100, 10);      /* 110, scheduled after x */
-  add("x", 4, 100, 10);      /* x rescheduled: 110, now after y */
+  add("x", 4, 100, 10);      /* x again at 110: keeps its place ahead of y */
+  add("z", 5, 100, 10);      /* 110 */
+  add("z", 6, 101, 10);      /* z moves to 111 */
   pdb_grouping_set_time(state, 200, G_MAXINT64, &hooks);
-  cr_assert_str_eq(run.log->str, "y:3;x:2,4;late:1;");
+  cr_assert_str_eq(run.log->str, "x:2,4;y:3;z:5,6;late:1;");
 }
 
 Test(grouping, idle_timer_moves_the_clock_on)

@@ -2,49 +2,41 @@
  * correlation.c: contexts, the correlation clock, actions and synthetic
  * messages (see correlation.h).
  *
- * Invariant: every live context is in `timers` (ordered by deadline, then
- * by the order its deadline was set) and, unless a create-context replaced
- * it, in `contexts` (by key),
- * and holds one reference to each of its messages and to the database its
- * rule belongs to. Everything is changed under `lock` only; synthetic
- * messages are queued under the lock and emitted after it is released.
+ * The contexts, their clock, expiry order and limit are a PdbContextTable
+ * (context-table.h); each context's data (a Context) holds its id, scope
+ * fields, the rule that matched last and a reference to that rule's
+ * database. Everything is changed under `lock` only; synthetic messages
+ * are queued under the lock and emitted after it is released.
  */
 #include "correlation/correlation.h"
 #include "db/filter-expr.h"
+#include "correlation/context-table.h"
+#include "correlation/rate-limit.h"
 
 #include <string.h>
 
+/* The data of a PdbContext. */
 typedef struct
 {
-  gchar *key;
-  PdbContextScope scope;
+  gchar *id;                     /* the expanded context-id (${CONTEXT_ID}) */
   gchar *host, *program, *pid;   /* the scope fields (NULL when not part of the scope) */
-  GPtrArray *messages;           /* of host message handles, oldest first */
   const PdbRule *rule;           /* the rule that matched last */
   PdbDatabase *db;               /* keeps `rule` alive */
-  gint64 deadline;
-  guint64 seq;
   guint generation;              /* 0, or 1 + that of the context whose
                                   * timeout action created this one */
 } Context;
 
-typedef struct
-{
-  gint64 last;
-  guint tokens;
-} RateBucket;
+#define CONTEXT(c) ((Context *) (c)->data)
 
 struct _PdbCorrelation
 {
   const PdbCorrelationHost *host;
-  guint max_contexts;
   GMutex lock;
-  GHashTable *contexts;    /* key -> Context* (owned) */
-  GTree *timers;           /* Context* -> Context* */
-  GHashTable *rates;       /* key -> RateBucket* */
-  gint64 time;
-  guint64 seq;
+  PdbContextTable *table;  /* PdbContext.data: Context* */
+  PdbRateLimits *rates;
   GPtrArray *pending;      /* synthetic messages to emit once unlocked */
+  GString *macro_text;     /* the last macro a lookup formatted */
+  gpointer macro_data;     /* for host->append_macro() */
   guint creating_generation; /* generation of a context created now */
   gboolean expiring_all;   /* inside pdb_correlation_expire_all() */
 };
@@ -57,26 +49,14 @@ struct _PdbCorrelation
  */
 #define PDB_CORRELATION_MAX_CHAIN_AT_END 64
 
-static gint
-compare_timers(gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  const Context *x = a, *y = b;
-
-  (void) user_data;
-  if (x->deadline != y->deadline)
-    return x->deadline < y->deadline ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : 0;
-}
-
 static void
-context_free(PdbCorrelation *self, Context *ctx)
+context_data_free(gpointer data)
 {
-  for (guint i = 0; i < ctx->messages->len; i++)
-    self->host->unref(g_ptr_array_index(ctx->messages, i));
-  g_ptr_array_free(ctx->messages, TRUE);
+  Context *ctx = data;
+
   if (ctx->db)
     pdb_database_unref(ctx->db);
-  g_free(ctx->key);
+  g_free(ctx->id);
   g_free(ctx->host);
   g_free(ctx->program);
   g_free(ctx->pid);
@@ -89,21 +69,13 @@ pdb_correlation_new(const PdbCorrelationHost *host, guint max_contexts)
   PdbCorrelation *self = g_new0(PdbCorrelation, 1);
 
   self->host = host;
-  self->max_contexts = max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS;
   g_mutex_init(&self->lock);
-  self->contexts = g_hash_table_new(g_str_hash, g_str_equal);
-  self->timers = g_tree_new_full(compare_timers, NULL, NULL, NULL);
-  self->rates = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+  self->table = pdb_context_table_new(host->unref, context_data_free,
+                                      max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS);
+  self->rates = pdb_rate_limits_new();
   self->pending = g_ptr_array_new();
+  self->macro_text = g_string_new(NULL);
   return self;
-}
-
-static gboolean
-free_one(gpointer key, gpointer value, gpointer user_data)
-{
-  (void) key;
-  context_free(user_data, value);
-  return FALSE;
 }
 
 void
@@ -111,14 +83,12 @@ pdb_correlation_free(PdbCorrelation *self)
 {
   if (!self)
     return;
-  /* every context is in `timers`, replaced ones only there */
-  g_hash_table_destroy(self->contexts);
-  g_tree_foreach(self->timers, free_one, self);
-  g_tree_destroy(self->timers);
-  g_hash_table_destroy(self->rates);
+  pdb_context_table_free(self->table);
+  pdb_rate_limits_free(self->rates);
   for (guint i = 0; i < self->pending->len; i++)
     self->host->unref(g_ptr_array_index(self->pending, i));
   g_ptr_array_free(self->pending, TRUE);
+  g_string_free(self->macro_text, TRUE);
   g_mutex_clear(&self->lock);
   g_free(self);
 }
@@ -151,14 +121,10 @@ scope_fields(PdbCorrelation *self, PdbContextScope scope, gpointer msg, ScopeFie
 static void
 append_scope_key(GString *key, PdbContextScope scope, const ScopeFields *f)
 {
-  g_string_append_printf(key, "%d", (int) scope);
-  g_string_append_c(key, '\x1f');
-  g_string_append(key, f->host ? f->host : "");
-  g_string_append_c(key, '\x1f');
-  g_string_append(key, f->program ? f->program : "");
-  g_string_append_c(key, '\x1f');
-  g_string_append(key, f->pid ? f->pid : "");
-  g_string_append_c(key, '\x1f');
+  g_string_append_printf(key, "%d/", (int) scope);
+  pdb_context_key_append_part(key, f->host, -1);
+  pdb_context_key_append_part(key, f->program, -1);
+  pdb_context_key_append_part(key, f->pid, -1);
 }
 
 /* ---- template lookup over a list of messages; index 0 is the newest ---- */
@@ -169,6 +135,7 @@ typedef struct
   gpointer *messages;
   guint count;
   gpointer newest;     /* when set, it is index 0 and `messages` follow */
+  const gchar *context_id;  /* ${CONTEXT_ID}; NULL: empty */
   gchar length_text[16];  /* $(context-length), formatted on demand */
 } Lookup;
 
@@ -192,12 +159,28 @@ lookup_messages(const gchar *name, guint index, gssize *length, gpointer user_da
       else if (index <= l->count)
         msg = l->messages[l->count - index];
       else
-        return NULL;
+        return pdb_template_no_message;
     }
   else if (index < l->count)
     msg = l->messages[l->count - 1 - index];
   else
-    return NULL;
+    return pdb_template_no_message;
+  if (strcmp(name, "CONTEXT_ID") == 0)
+    {
+      *length = -1;
+      return l->context_id;
+    }
+  if (l->self->host->append_macro)
+    {
+      GString *text = l->self->macro_text;
+
+      g_string_truncate(text, 0);
+      if (l->self->host->append_macro(l->self->macro_data, msg, name, text))
+        {
+          *length = text->len;
+          return text->str;
+        }
+    }
   if (strcmp(name, "MSG") == 0)
     name = "MESSAGE";
   return l->self->host->ops->get(msg, name, length);
@@ -257,49 +240,33 @@ condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *message
   if (!action->condition_expr)
     return TRUE;
 
-  Lookup l = { self, messages, count, NULL, "" };
+  Lookup l = { self, messages, count, NULL, NULL, "" };
   PdbFilterSubject subject = { lookup_messages, newest_has_tag, &l, newest_store_matches };
 
   return pdb_filter_expr_eval(action->condition_expr, &subject);
 }
 
-/* 3.38's token bucket: full at first use, refilled by whole tokens as time passes. */
+/* The bucket of @rule's action @action_index: the rule's scope fields of
+ * @msg (as 3.38, even when the context was opened with another scope). */
 static gboolean
 rate_allows(PdbCorrelation *self, const PdbRule *rule, guint action_index, const PdbAction *action,
-            PdbContextScope scope, const ScopeFields *f)
+            gpointer msg)
 {
-  RateBucket *b;
+  ScopeFields f;
+  gboolean allowed;
   GString *key;
 
   if (action->rate_count == 0)
     return TRUE;
-  key = g_string_new(rule->id);
-  g_string_append_printf(key, "\x1f%u\x1f", action_index);
-  append_scope_key(key, scope, f);
-  b = g_hash_table_lookup(self->rates, key->str);
-  if (!b)
-    {
-      b = g_new0(RateBucket, 1);
-      b->last = self->time;
-      b->tokens = action->rate_count;
-      g_hash_table_insert(self->rates, g_string_free(key, FALSE), b);
-    }
-  else
-    {
-      g_string_free(key, TRUE);
-      gint64 elapsed = self->time - b->last;
-      gint64 refill = elapsed > 0 ? elapsed * action->rate_count / action->rate_period : 0;
-
-      if (refill > 0)
-        {
-          b->tokens = (guint) MIN((gint64) action->rate_count, (gint64) b->tokens + refill);
-          b->last = self->time;
-        }
-    }
-  if (b->tokens == 0)
-    return FALSE;
-  b->tokens--;
-  return TRUE;
+  scope_fields(self, rule->context_scope, msg, &f);
+  key = g_string_new(NULL);
+  pdb_context_key_append_part(key, rule->id, -1);
+  g_string_append_printf(key, "%u/", action_index);
+  append_scope_key(key, rule->context_scope, &f);
+  allowed = pdb_rate_limits_take(self->rates, key->str, action->rate_count, action->rate_period,
+                                 pdb_context_table_get_time(self->table));
+  g_string_free(key, TRUE);
+  return allowed;
 }
 
 static void
@@ -316,7 +283,7 @@ copy_scope_fields(PdbCorrelation *self, gpointer gen, const ScopeFields *f)
 /* A new message built from @sm over @messages (oldest first); caller owns it. */
 static gpointer
 generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages, guint count,
-         const ScopeFields *f)
+         const ScopeFields *f, const gchar *context_id)
 {
   gpointer gen;
 
@@ -341,17 +308,18 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
    * writing PROGRAM or PID also drops LEGACY_MSGHDR) */
   copy_scope_fields(self, gen, f);
 
-  Lookup l = { self, messages, count, gen };
-  pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
+  /* as 3.38: the tags first, so the values see them in $TAGS */
   for (guint i = 0; sm->tags && i < sm->tags->len; i++)
     self->host->ops->set_tag(gen, g_ptr_array_index(sm->tags, i));
+
+  Lookup l = { self, messages, count, gen, context_id, "" };
+  pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
   return gen;
 }
 
-static void expire_context(PdbCorrelation *self, Context *ctx);
-static Context *open_context(PdbCorrelation *self, const gchar *key, PdbContextScope scope,
-                             const ScopeFields *f);
-static void set_deadline(PdbCorrelation *self, Context *ctx, gint timeout);
+static PdbContext *open_context(PdbCorrelation *self, const GString *key, const gchar *id,
+                                const ScopeFields *f);
+static void set_deadline(PdbCorrelation *self, PdbContext *ctx, gint timeout);
 
 /*
  * As 3.38: the id is expanded over the triggering messages (not the new
@@ -363,51 +331,55 @@ static void set_deadline(PdbCorrelation *self, Context *ctx, gint timeout);
  */
 static void
 create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const PdbAction *action,
-               gpointer *messages, guint count, const ScopeFields *trigger_scope)
+               gpointer *messages, guint count, const ScopeFields *trigger_scope,
+               const gchar *trigger_id)
 {
   ScopeFields f;
   gpointer gen;
   GString *key = g_string_new(NULL);
   GString *id = g_string_new(NULL);
-  Context *ctx;
+  PdbContext *ctx;
 
   if (self->expiring_all && self->creating_generation > PDB_CORRELATION_MAX_CHAIN_AT_END)
     return;
-  gen = generate(self, &action->message, messages, count, trigger_scope);
+  gen = generate(self, &action->message, messages, count, trigger_scope, trigger_id);
   if (action->create_context_id_template)
     {
-      Lookup l = { self, messages, count, NULL };
+      Lookup l = { self, messages, count, NULL, NULL, "" };
       pdb_template_append(action->create_context_id_template, lookup_messages, &l, id);
     }
   scope_fields(self, action->create_context_scope, gen, &f);
   append_scope_key(key, action->create_context_scope, &f);
-  g_string_append(key, id->str);
+  pdb_context_key_append_part(key, id->str, id->len);
   /* as 3.38, a context of the same key is not extended but replaced: the
-   * old one leaves the table and only waits for its own expiry */
-  ctx = g_hash_table_lookup(self->contexts, key->str);
-  if (ctx)
-    g_hash_table_remove(self->contexts, ctx->key);
-  ctx = open_context(self, key->str, action->create_context_scope, &f);
+   * old one stops being found and only waits for its own expiry */
+  ctx = open_context(self, key, id->str, &f);
   g_ptr_array_add(ctx->messages, gen);
-  if (ctx->db != db)
-    {
-      if (ctx->db)
-        pdb_database_unref(ctx->db);
-      ctx->db = pdb_database_ref(db);
-    }
-  ctx->rule = rule;
-  ctx->generation = self->creating_generation;
+  CONTEXT(ctx)->db = pdb_database_ref(db);
+  CONTEXT(ctx)->rule = rule;
+  CONTEXT(ctx)->generation = self->creating_generation;
   set_deadline(self, ctx, rule->context_timeout);
   g_string_free(key, TRUE);
   g_string_free(id, TRUE);
 }
 
+/* @ctx: the context the actions run over, NULL for a rule without one
+ * (then @messages is the triggering message alone). */
 static void
 run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActionTrigger trigger,
-            gpointer *messages, guint count, PdbContextScope scope, const ScopeFields *f,
-            gboolean in_context)
+            gpointer *messages, guint count, const Context *ctx)
 {
   static const ScopeFields none = { NULL, NULL, NULL };
+  ScopeFields f = none;
+  const gchar *id = NULL;
+
+  if (ctx)
+    {
+      f.host = ctx->host;
+      f.program = ctx->program;
+      f.pid = ctx->pid;
+      id = ctx->id;
+    }
 
   for (guint i = 0; rule->actions && i < rule->actions->len; i++)
     {
@@ -417,92 +389,57 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
         continue;
       if (!condition_holds(self, action, messages, count))
         continue;
-      if (!rate_allows(self, rule, i, action, scope, f))
+      if (!rate_allows(self, rule, i, action, messages[count - 1]))
         continue;
       if (action->creates_context)
-        create_context(self, db, rule, action, messages, count, in_context ? f : &none);
+        create_context(self, db, rule, action, messages, count, &f, id);
       else if (action->has_message)
-        g_ptr_array_add(self->pending, generate(self, &action->message, messages, count,
-                                                in_context ? f : &none));
+        g_ptr_array_add(self->pending, generate(self, &action->message, messages, count, &f, id));
     }
 }
 
 /* ---- contexts and the clock ---- */
 
 static void
-set_deadline(PdbCorrelation *self, Context *ctx, gint timeout)
+set_deadline(PdbCorrelation *self, PdbContext *ctx, gint timeout)
 {
-  g_tree_remove(self->timers, ctx);
-  ctx->deadline = self->time + MAX(timeout, 0);
-  ctx->seq = ++self->seq;
-  g_tree_insert(self->timers, ctx, ctx);
+  pdb_context_table_schedule(self->table, ctx, pdb_context_table_get_time(self->table) + MAX(timeout, 0));
 }
 
-static gboolean
-first_context(gpointer key, gpointer value, gpointer user_data)
-{
-  (void) key;
-  *(Context **) user_data = value;
-  return TRUE;
-}
+static void expire_context(PdbContext *ctx, gpointer user_data);
 
-static Context *
-nearest_context(PdbCorrelation *self)
+static PdbContext *
+open_context(PdbCorrelation *self, const GString *key, const gchar *id, const ScopeFields *f)
 {
-  Context *ctx = NULL;
+  PdbContext *ctx = pdb_context_table_open(self->table, key->str, key->len, expire_context, self);
+  Context *data = g_new0(Context, 1);
 
-  g_tree_foreach(self->timers, first_context, &ctx);
+  data->id = g_strdup(id);
+  data->host = g_strdup(f->host);
+  data->program = g_strdup(f->program);
+  data->pid = g_strdup(f->pid);
+  ctx->data = data;
   return ctx;
 }
 
-static Context *
-open_context(PdbCorrelation *self, const gchar *key, PdbContextScope scope, const ScopeFields *f)
-{
-  Context *ctx;
-
-  while (g_hash_table_size(self->contexts) >= self->max_contexts)
-    expire_context(self, nearest_context(self));
-  ctx = g_new0(Context, 1);
-  ctx->key = g_strdup(key);
-  ctx->scope = scope;
-  ctx->host = g_strdup(f->host);
-  ctx->program = g_strdup(f->program);
-  ctx->pid = g_strdup(f->pid);
-  ctx->messages = g_ptr_array_new();
-  g_hash_table_insert(self->contexts, ctx->key, ctx);
-  ctx->deadline = G_MININT64;
-  ctx->seq = ++self->seq;
-  g_tree_insert(self->timers, ctx, ctx);
-  return ctx;
-}
-
-/* Runs the timeout actions of @ctx and destroys it. */
+/* Runs the timeout actions of @ctx (already out of the table). */
 static void
-expire_context(PdbCorrelation *self, Context *ctx)
+expire_context(PdbContext *ctx, gpointer user_data)
 {
-  ScopeFields f = { ctx->host, ctx->program, ctx->pid };
+  PdbCorrelation *self = user_data;
+  Context *data = CONTEXT(ctx);
   guint outer_generation = self->creating_generation;
 
-  g_tree_remove(self->timers, ctx);
-  if (g_hash_table_lookup(self->contexts, ctx->key) == ctx)
-    g_hash_table_remove(self->contexts, ctx->key);
-  self->creating_generation = ctx->generation + 1;
-  if (ctx->rule)
-    run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len,
-                ctx->scope, &f, TRUE);
+  self->creating_generation = data->generation + 1;
+  if (data->rule)
+    run_actions(self, data->db, data->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len, data);
   self->creating_generation = outer_generation;
-  context_free(self, ctx);
 }
 
 static void
 set_time(PdbCorrelation *self, gint64 t)
 {
-  Context *ctx;
-
-  if (t > self->time)
-    self->time = t;
-  while ((ctx = nearest_context(self)) && ctx->deadline < self->time)
-    expire_context(self, ctx);
+  pdb_context_table_advance(self->table, t, expire_context, self);
 }
 
 gboolean
@@ -514,6 +451,8 @@ pdb_correlation_rule_values_look_back(const PdbRule *rule)
 
       if (v->compiled && pdb_template_reads_context(v->compiled))
         return TRUE;
+      if (v->template_text && strstr(v->template_text, "CONTEXT_ID"))
+        return TRUE;
     }
   return FALSE;
 }
@@ -523,6 +462,11 @@ flush_pending(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_d
 {
   GPtrArray *out = self->pending;
 
+  if (out->len == 0)
+    {
+      g_mutex_unlock(&self->lock);
+      return;
+    }
   self->pending = g_ptr_array_new();
   g_mutex_unlock(&self->lock);
   for (guint i = 0; i < out->len; i++)
@@ -549,43 +493,42 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
     {
       ScopeFields f;
       GString *key = g_string_new(NULL);
-      Context *ctx;
+      PdbContext *ctx;
+      const gchar *id = get_str(self, msg, ".classifier.context_id");
 
       scope_fields(self, rule->context_scope, msg, &f);
       append_scope_key(key, rule->context_scope, &f);
-      g_string_append(key, get_str(self, msg, ".classifier.context_id"));
-      ctx = g_hash_table_lookup(self->contexts, key->str);
+      pdb_context_key_append_part(key, id, -1);
+      ctx = pdb_context_table_find(self->table, key->str, key->len);
       if (!ctx)
-        ctx = open_context(self, key->str, rule->context_scope, &f);
+        ctx = open_context(self, key, id, &f);
       g_string_free(key, TRUE);
       g_ptr_array_add(ctx->messages, self->host->ref(msg));
-      if (ctx->db != db)
+
+      Context *data = CONTEXT(ctx);
+      if (data->db != db)
         {
-          if (ctx->db)
-            pdb_database_unref(ctx->db);
-          ctx->db = pdb_database_ref(db);
+          if (data->db)
+            pdb_database_unref(data->db);
+          data->db = pdb_database_ref(db);
         }
-      ctx->rule = rule;
+      data->rule = rule;
       set_deadline(self, ctx, rule->context_timeout);
       if (pdb_correlation_rule_values_look_back(rule))
         {
           /* as 3.38: the rule's <values> see the context, @0 being @msg itself */
-          Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL };
+          Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL, data->id, "" };
           pdb_values_apply(rule->values, lookup_messages, &l, self->host->ops, msg);
         }
-      ScopeFields cf = { ctx->host, ctx->program, ctx->pid };
-      run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len,
-                  ctx->scope, &cf, TRUE);
+      run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len, data);
     }
   else if (rule && rule->actions && rule->actions->len)
     {
       /* without a context 3.38 copies no scope field into the new message,
        * but the rate bucket is still keyed by them */
-      ScopeFields f;
       gpointer one[1] = { msg };
 
-      scope_fields(self, rule->context_scope, msg, &f);
-      run_actions(self, db, rule, PDB_TRIGGER_MATCH, one, 1, rule->context_scope, &f, FALSE);
+      run_actions(self, db, rule, PDB_TRIGGER_MATCH, one, 1, NULL);
     }
   flush_pending(self, emit, emit_data);
 }
@@ -604,28 +547,33 @@ pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,
                              PdbCorrelationEmitFunc emit, gpointer emit_data)
 {
   g_mutex_lock(&self->lock);
-  set_time(self, self->time + MAX(seconds, 0));
+  set_time(self, pdb_context_table_get_time(self->table) + MAX(seconds, 0));
   flush_pending(self, emit, emit_data);
 }
 
 void
 pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_data)
 {
-  Context *ctx;
-
   g_mutex_lock(&self->lock);
   self->expiring_all = TRUE;
-  while ((ctx = nearest_context(self)))
-    expire_context(self, ctx);
+  pdb_context_table_expire_all(self->table, expire_context, self);
   self->expiring_all = FALSE;
   flush_pending(self, emit, emit_data);
+}
+
+void
+pdb_correlation_set_macro_data(PdbCorrelation *self, gpointer macro_data)
+{
+  g_mutex_lock(&self->lock);
+  self->macro_data = macro_data;
+  g_mutex_unlock(&self->lock);
 }
 
 void
 pdb_correlation_set_max_contexts(PdbCorrelation *self, guint max_contexts)
 {
   g_mutex_lock(&self->lock);
-  self->max_contexts = max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS;
+  pdb_context_table_set_max(self->table, max_contexts ? max_contexts : PDB_CORRELATION_DEFAULT_MAX_CONTEXTS);
   g_mutex_unlock(&self->lock);
 }
 
@@ -635,7 +583,7 @@ pdb_correlation_get_context_count(PdbCorrelation *self)
   guint n;
 
   g_mutex_lock(&self->lock);
-  n = g_hash_table_size(self->contexts);
+  n = pdb_context_table_count(self->table);
   g_mutex_unlock(&self->lock);
   return n;
 }
@@ -643,5 +591,10 @@ pdb_correlation_get_context_count(PdbCorrelation *self)
 gint64
 pdb_correlation_get_time(PdbCorrelation *self)
 {
-  return self->time;
+  gint64 t;
+
+  g_mutex_lock(&self->lock);
+  t = pdb_context_table_get_time(self->table);
+  g_mutex_unlock(&self->lock);
+  return t;
 }

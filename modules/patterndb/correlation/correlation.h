@@ -28,6 +28,21 @@
  * when 0 is given). Opening one more first expires the context whose expiry
  * is nearest (its timeout actions fire as for a normal expiry).
  *
+ * ${CONTEXT_ID}: the id of the context (the expanded context-id, or the
+ * create-context id) in the templates 3.38 evaluates with a context: rule
+ * <value>s, action messages, the seed of a create-context. It is empty in
+ * conditions, in a create-context's id and without a context.
+ *
+ * Time of actions: as 3.38's timer wheel, a context's timeout actions run
+ * with the clock at the context's expiry (so their rate limits refill up to
+ * then and a context they create expires counting from then), and the
+ * clock then moves on to its target.
+ *
+ * Rate limits (rate="N/M"): one bucket per rule, action and the rule's
+ * context-scope fields of the message the action fires on (the context's
+ * newest message on a timeout), holding up to N tokens; it starts full and
+ * gains (elapsed << 8) / ((M << 8) / N) tokens, 3.38's fixed point.
+ *
  * Emission: synthetic messages are handed to the caller's emit function
  * after the state lock is released, in the order they were generated; the
  * callee borrows the message (ref it to keep it). Messages from timeouts the
@@ -42,10 +57,11 @@
 #define PDB_CORRELATION_CORRELATION_H
 
 #include "db/database.h"
+#include "correlation/context-table.h"
 
 G_BEGIN_DECLS
 
-#define PDB_CORRELATION_DEFAULT_MAX_CONTEXTS 100000
+#define PDB_CORRELATION_DEFAULT_MAX_CONTEXTS PDB_CONTEXT_TABLE_DEFAULT_MAX
 
 typedef struct _PdbCorrelationHost
 {
@@ -61,6 +77,12 @@ typedef struct _PdbCorrelationHost
    * newest message. As 3.38 every generated message carries that time;
    * with a base, create() copies the base's timestamps itself. */
   void (*copy_time)(gpointer dst, gpointer src);
+  /* optional (NULL: names are values only): appends the text of the macro
+   * @name of @msg ($DATE, $ISODATE, $R_YEAR ... as 3.38 prints them for the
+   * message's own times) to @out; FALSE when @name is no macro. Macros go
+   * before values of the same name, as in syslog-ng. @macro_data is what
+   * pdb_correlation_set_macro_data() gave (the host's formatting options). */
+  gboolean (*append_macro)(gpointer macro_data, gpointer msg, const gchar *name, GString *out);
 } PdbCorrelationHost;
 
 /* @msg is borrowed for the duration of the call. */
@@ -94,8 +116,9 @@ void pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbRes
 void pdb_correlation_set_time(PdbCorrelation *self, gint64 stamp, gint64 now,
                               PdbCorrelationEmitFunc emit, gpointer emit_data);
 
-/* TRUE when a <value> of @rule refers to an earlier message (`${name}@N`, N > 0)
- * or to $(context-length). */
+/* TRUE when a <value> of @rule depends on its context: it refers to an
+ * earlier message (`${name}@N`, N > 0), to $(context-length) or to
+ * ${CONTEXT_ID}. */
 gboolean pdb_correlation_rule_values_look_back(const PdbRule *rule);
 
 /* Moves the clock on by @seconds (the idle timer) and expires what it passes. */
@@ -103,6 +126,9 @@ void pdb_correlation_advance_time(PdbCorrelation *self, gint64 seconds,
                                   PdbCorrelationEmitFunc emit, gpointer emit_data);
 /* Expires every context, nearest expiry first (end of input of `match`). */
 void pdb_correlation_expire_all(PdbCorrelation *self, PdbCorrelationEmitFunc emit, gpointer emit_data);
+
+/* What append_macro() gets as @macro_data from now on (NULL at first). */
+void pdb_correlation_set_macro_data(PdbCorrelation *self, gpointer macro_data);
 
 /* A new bound (0: the default); takes effect when the next context opens. */
 void pdb_correlation_set_max_contexts(PdbCorrelation *self, guint max_contexts);

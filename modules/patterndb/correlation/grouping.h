@@ -3,17 +3,19 @@
  * that share a key, closed by a trigger, by their timeout or by the limit.
  *
  * The caller (modules/patterndb/syslog-ng/grouping-by.c) builds the key
- * (scope fields plus the expanded key template, as opaque bytes), decides
- * whether a context is complete (trigger) and builds its aggregate (close);
- * this file keeps the contexts, the clock and the expiry order.
+ * (scope fields plus the expanded key template, with
+ * pdb_context_key_append_part()), decides whether a context is complete
+ * (trigger) and builds its aggregate (close). The contexts, the clock and
+ * the expiry order are a PdbContextTable (context-table.h), the same as
+ * db-parser correlation's.
  *
  * Clock (as syslog-ng 3.38's grouping-by()): it follows message timestamps
  * capped at the current time and never goes back; the caller's idle timer
  * moves it on by the real time elapsed (pdb_grouping_advance_time). Each
  * message that joins a context sets the context's expiry to clock +
  * timeout; a context expires when the clock goes beyond its expiry.
- * Contexts expire in expiry order, and in the order their expiry was last
- * set when it is the same.
+ * Contexts expire in expiry order, and in the order their expiry was set
+ * when it is the same (setting the same expiry again keeps the place).
  *
  * Limit: at most max_contexts live contexts (PDB_GROUPING_DEFAULT_MAX_CONTEXTS
  * when 0 is given). Opening one more first closes the context whose expiry
@@ -28,11 +30,11 @@
 #ifndef PDB_CORRELATION_GROUPING_H
 #define PDB_CORRELATION_GROUPING_H
 
-#include <glib.h>
+#include "correlation/context-table.h"
 
 G_BEGIN_DECLS
 
-#define PDB_GROUPING_DEFAULT_MAX_CONTEXTS 100000
+#define PDB_GROUPING_DEFAULT_MAX_CONTEXTS PDB_CONTEXT_TABLE_DEFAULT_MAX
 
 /* How messages are kept (fixed for the life of the state). */
 typedef struct _PdbGroupingMessageOps

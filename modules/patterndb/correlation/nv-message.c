@@ -1,6 +1,12 @@
 /*
  * nv-message.c: the snapshot message of nv-message.h.
  *
+ * Storage: the names and values live in one byte buffer (`text`), each
+ * pair an NvPair of offsets into it, so a snapshot or a copy costs a few
+ * allocations, not two per value. A value rewritten no longer than it was
+ * is overwritten in place; a longer one is appended and the old bytes are
+ * left unused. Every name and value in `text` is NUL-terminated.
+ *
  * Invariant: each name appears at most once in `values` and each tag at
  * most once in `tags`; a message is freed when its last reference goes.
  * A message is not locked: the correlation state only touches messages
@@ -12,17 +18,24 @@
 
 typedef struct
 {
-  gchar *name;
-  GString *value;
+  guint32 name;       /* offset of the name in text */
+  guint32 name_len;
+  guint32 value;      /* offset of the value in text */
+  guint32 value_len;
+  guint32 value_room; /* bytes available at `value` (without the NUL) */
   PdbValueType type;
 } NvPair;
 
 struct _PdbNvMessage
 {
   gint refs;
-  GArray *values;   /* of NvPair */
+  GArray *values;   /* of NvPair, in the order the names were first set */
+  GString *text;    /* names and values */
   GPtrArray *tags;  /* of gchar* */
-  gchar pri[12];    /* the PRI macro as text, "" when unknown */
+  PdbNvTime stamp;
+  gboolean has_stamp;
+  gint pri;         /* -1: none */
+  gchar pri_text[12]; /* "PRI" as ops.get answers it */
 };
 
 PdbNvMessage *
@@ -32,7 +45,9 @@ pdb_nv_message_new(void)
 
   msg->refs = 1;
   msg->values = g_array_new(FALSE, FALSE, sizeof(NvPair));
+  msg->text = g_string_sized_new(256);
   msg->tags = g_ptr_array_new_with_free_func(g_free);
+  msg->pri = -1;
   return msg;
 }
 
@@ -48,84 +63,146 @@ pdb_nv_message_unref(PdbNvMessage *msg)
 {
   if (!msg || !g_atomic_int_dec_and_test(&msg->refs))
     return;
-  for (guint i = 0; i < msg->values->len; i++)
-    {
-      NvPair *p = &g_array_index(msg->values, NvPair, i);
-      g_free(p->name);
-      g_string_free(p->value, TRUE);
-    }
   g_array_free(msg->values, TRUE);
+  g_string_free(msg->text, TRUE);
   g_ptr_array_free(msg->tags, TRUE);
   g_free(msg);
 }
 
 static NvPair *
-find(PdbNvMessage *msg, const gchar *name)
+find(PdbNvMessage *msg, const gchar *name, gsize name_len)
 {
   for (guint i = 0; i < msg->values->len; i++)
     {
       NvPair *p = &g_array_index(msg->values, NvPair, i);
-      if (strcmp(p->name, name) == 0)
+
+      if (p->name_len == name_len && memcmp(msg->text->str + p->name, name, name_len) == 0)
         return p;
     }
   return NULL;
+}
+
+/* Appends @length bytes and a NUL to text; returns their offset. */
+static guint32
+append_text(PdbNvMessage *msg, const gchar *bytes, gsize length)
+{
+  guint32 at = (guint32) msg->text->len;
+
+  g_string_append_len(msg->text, bytes, length);
+  g_string_append_c(msg->text, '\0');
+  return at;
+}
+
+static void
+add_pair(PdbNvMessage *msg, const gchar *name, gsize name_len, const gchar *value, gsize length,
+         PdbValueType type)
+{
+  NvPair n;
+
+  n.name = append_text(msg, name, name_len);
+  n.name_len = (guint32) name_len;
+  n.value = append_text(msg, value, length);
+  n.value_len = n.value_room = (guint32) length;
+  n.type = type;
+  g_array_append_val(msg->values, n);
+}
+
+static void
+drop_pair(PdbNvMessage *msg, const gchar *name)
+{
+  NvPair *p = find(msg, name, strlen(name));
+
+  if (p)
+    g_array_remove_index(msg->values, (guint) (p - &g_array_index(msg->values, NvPair, 0)));
 }
 
 void
 pdb_nv_message_set(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
                    PdbValueType type)
 {
-  NvPair *p = find(msg, name);
+  gsize name_len = strlen(name);
+  NvPair *p;
 
   if (length < 0)
     length = strlen(value);
-  if (strcmp(name, "PROGRAM") == 0 || strcmp(name, "PID") == 0)
-    {
-      NvPair *h = find(msg, "LEGACY_MSGHDR");
-
-      if (h)
-        {
-          guint i = h - &g_array_index(msg->values, NvPair, 0);
-
-          g_free(h->name);
-          g_string_free(h->value, TRUE);
-          g_array_remove_index(msg->values, i);
-          p = find(msg, name);
-        }
-    }
+  if ((name_len == 7 && strcmp(name, "PROGRAM") == 0) || (name_len == 3 && strcmp(name, "PID") == 0))
+    drop_pair(msg, "LEGACY_MSGHDR");
+  p = find(msg, name, name_len);
   if (!p)
     {
-      NvPair n = { g_strdup(name), g_string_sized_new(length + 1), type };
-      g_array_append_val(msg->values, n);
-      p = &g_array_index(msg->values, NvPair, msg->values->len - 1);
+      add_pair(msg, name, name_len, value, length, type);
+      return;
     }
-  g_string_truncate(p->value, 0);
-  g_string_append_len(p->value, value, length);
+  if ((gsize) length <= p->value_room)
+    {
+      memmove(msg->text->str + p->value, value, length);
+      msg->text->str[p->value + length] = '\0';
+    }
+  else
+    {
+      /* @value may point into text, which the append may move */
+      gchar *copy = g_strndup(value, length);
+
+      p->value = append_text(msg, copy, length);
+      p->value_room = (guint32) length;
+      g_free(copy);
+    }
+  p->value_len = (guint32) length;
   p->type = type;
 }
 
 void
 pdb_nv_message_unset(PdbNvMessage *msg, const gchar *name)
 {
-  NvPair *p = find(msg, name);
+  drop_pair(msg, name);
+}
 
-  if (!p)
-    return;
-  g_free(p->name);
-  g_string_free(p->value, TRUE);
-  g_array_remove_index(msg->values, p - &g_array_index(msg->values, NvPair, 0));
+void
+pdb_nv_message_add(PdbNvMessage *msg, const gchar *name, const gchar *value, gssize length,
+                   PdbValueType type)
+{
+  if (length < 0)
+    length = strlen(value);
+  add_pair(msg, name, strlen(name), value, length, type);
 }
 
 const gchar *
 pdb_nv_message_get(PdbNvMessage *msg, const gchar *name, gssize *length)
 {
-  NvPair *p = find(msg, name);
+  NvPair *p = find(msg, name, strlen(name));
 
   if (!p)
     return NULL;
   if (length)
-    *length = p->value->len;
-  return p->value->str;
+    *length = p->value_len;
+  return msg->text->str + p->value;
+}
+
+void
+pdb_nv_message_set_stamp(PdbNvMessage *msg, const PdbNvTime *stamp)
+{
+  msg->stamp = *stamp;
+  msg->has_stamp = TRUE;
+}
+
+void
+pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri)
+{
+  msg->pri = pri;
+}
+
+gint
+pdb_nv_message_get_pri(PdbNvMessage *msg)
+{
+  return msg->pri;
+}
+
+gboolean
+pdb_nv_message_get_stamp(PdbNvMessage *msg, PdbNvTime *stamp)
+{
+  if (msg->has_stamp)
+    *stamp = msg->stamp;
+  return msg->has_stamp;
 }
 
 gboolean
@@ -161,7 +238,8 @@ pdb_nv_message_foreach(PdbNvMessage *msg, PdbNvValueFunc func, gpointer user_dat
   for (guint i = 0; i < msg->values->len; i++)
     {
       NvPair *p = &g_array_index(msg->values, NvPair, i);
-      func(p->name, p->value->str, p->value->len, p->type, user_data);
+
+      func(msg->text->str + p->name, msg->text->str + p->value, p->value_len, p->type, user_data);
     }
 }
 
@@ -179,11 +257,12 @@ ops_get(gpointer msg, const gchar *name, gssize *length)
   PdbNvMessage *self = msg;
   const gchar *v = pdb_nv_message_get(msg, name, length);
 
-  if (!v && self->pri[0] && strcmp(name, "PRI") == 0)
+  if (!v && self->pri >= 0 && strcmp(name, "PRI") == 0)
     {
+      g_snprintf(self->pri_text, sizeof(self->pri_text), "%d", self->pri);
       if (length)
-        *length = strlen(self->pri);
-      return self->pri;
+        *length = strlen(self->pri_text);
+      return self->pri_text;
     }
   return v;
 }
@@ -220,12 +299,6 @@ ops_unset(gpointer msg, const gchar *name)
 
 const PdbMessageOps pdb_nv_message_ops = { ops_get, ops_set, ops_set_tag, ops_clear_tag, ops_has_tag, ops_unset };
 
-void
-pdb_nv_message_set_pri(PdbNvMessage *msg, gint pri)
-{
-  g_snprintf(msg->pri, sizeof(msg->pri), "%d", pri);
-}
-
 static gpointer
 host_ref(gpointer msg)
 {
@@ -241,8 +314,10 @@ host_unref(gpointer msg)
 static void
 copy_missing(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
 {
-  if (!find(user_data, name))
-    pdb_nv_message_set(user_data, name, value, length, type);
+  PdbNvMessage *dst = user_data;
+
+  if (!find(dst, name, strlen(name)))
+    add_pair(dst, name, strlen(name), value, length, type);
 }
 
 static void
@@ -251,6 +326,7 @@ host_merge(gpointer dst, gpointer src)
   pdb_nv_message_foreach(src, copy_missing, dst);
 }
 
+/* A copy of @base's values (the pairs and their text as they are) and tags. */
 static gpointer
 host_create(gpointer base)
 {
@@ -259,12 +335,24 @@ host_create(gpointer base)
 
   if (b)
     {
-      memcpy(msg->pri, b->pri, sizeof(msg->pri));
-      pdb_nv_message_foreach(b, copy_missing, msg);
+      g_array_append_vals(msg->values, b->values->data, b->values->len);
+      g_string_append_len(msg->text, b->text->str, b->text->len);
       for (guint i = 0; i < b->tags->len; i++)
-        pdb_nv_message_set_tag(msg, g_ptr_array_index(b->tags, i));
+        g_ptr_array_add(msg->tags, g_strdup(g_ptr_array_index(b->tags, i)));
+      msg->stamp = b->stamp;
+      msg->has_stamp = b->has_stamp;
+      msg->pri = b->pri;
     }
   return msg;
+}
+
+static void
+host_copy_time(gpointer dst, gpointer src)
+{
+  PdbNvMessage *d = dst, *s = src;
+
+  d->stamp = s->stamp;
+  d->has_stamp = s->has_stamp;
 }
 
 const PdbCorrelationHost pdb_nv_message_host =
@@ -274,4 +362,5 @@ const PdbCorrelationHost pdb_nv_message_host =
   .unref = host_unref,
   .create = host_create,
   .merge = host_merge,
+  .copy_time = host_copy_time,
 };

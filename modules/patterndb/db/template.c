@@ -585,6 +585,8 @@ pdb_template_is_literal(const PdbTemplate *tmpl)
   return TRUE;
 }
 
+const gchar pdb_template_no_message[] = "";
+
 /* The number of messages in the correlation context (1 without one). */
 static guint64
 context_length(PdbTemplateLookupFunc lookup, gpointer user_data)
@@ -637,6 +639,9 @@ pdb_template_append(const PdbTemplate *tmpl, PdbTemplateLookupFunc lookup,
 
       gssize length = -1;
       const gchar *value = lookup ? lookup(e->text, e->context_index, &length, user_data) : NULL;
+
+      if (value == pdb_template_no_message)
+        continue;
 
       /* CONTEXT_ID in a correlation context whose lookup does not know the
        * macro: the id the message was classified into */

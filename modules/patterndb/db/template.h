@@ -108,6 +108,11 @@ gboolean pdb_template_is_stateful(const PdbTemplate *tmpl);
 typedef const gchar *(*PdbTemplateLookupFunc)(const gchar *name, guint context_index,
                                               gssize *length, gpointer user_data);
 
+/* What a lookup function returns for ${name}@N when the context has no
+ * message N back: as 3.38, the reference then writes nothing, not even its
+ * `:-` default (an unset value of a message that exists gets the default). */
+extern const gchar pdb_template_no_message[];
+
 /* The context index at which a lookup function is asked for the number of
  * messages in the correlation context (name ""), as decimal text. */
 #define PDB_TEMPLATE_CONTEXT_LENGTH_INDEX G_MAXUINT

@@ -634,6 +634,9 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
     pdb_correlation_process(self->corr, (PdbDatabase *) pdb_sng_db_get_database(db), &result, msg,
                             msg->timestamps[LM_TS_STAMP].ut_sec, (gint64) time(NULL),
                             pdb_sng_parser_emit, self);
+  else if (self->corr)   /* as 3.38, every message moves the correlation clock */
+    pdb_correlation_set_time(self->corr, msg->timestamps[LM_TS_STAMP].ut_sec, (gint64) time(NULL),
+                             pdb_sng_parser_emit, self);
   pdb_result_clear(&result);
 
   scratch_buffers_reclaim_marked(marker);
@@ -741,6 +744,7 @@ pdb_sng_parser_init(LogPipe *s)
         self->corr = pdb_correlation_new(&pdb_sng_correlation_host, self->context_limit);
       g_free(key);
     }
+  pdb_correlation_set_macro_data(self->corr, &cfg->template_options);
   IV_TIMER_INIT(&self->tick);
   self->tick.cookie = self;
   self->tick.handler = pdb_sng_parser_tick;

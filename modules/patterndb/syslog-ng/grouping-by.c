@@ -34,6 +34,7 @@
 #include "grouping-by.h"
 
 #include "correlation/grouping.h"
+#include "correlation/context-table.h"
 #include "scratch-buffers.h"
 #include "messages.h"
 #include "logmsg/tags.h"
@@ -460,14 +461,6 @@ static const PdbGroupingMessageOps pdb_gb_message_ops = { pdb_gb_msg_ref, pdb_gb
 
 /* --- message processing ------------------------------------------------------- */
 
-/* Appends "<length>:<value>" so that no two field lists make the same key. */
-static void
-pdb_gb_append_key_part(GString *key, const gchar *value, gssize len)
-{
-  g_string_append_printf(key, "%" G_GSSIZE_FORMAT ":", len);
-  g_string_append_len(key, value, len);
-}
-
 static void
 pdb_gb_build_key(PdbGroupingBy *self, LogMessage *msg, const GString *id, GString *key)
 {
@@ -482,9 +475,9 @@ pdb_gb_build_key(PdbGroupingBy *self, LogMessage *msg, const GString *id, GStrin
       gssize len = 0;
       const gchar *value = log_msg_get_value(msg, scope_fields[i], &len);
 
-      pdb_gb_append_key_part(key, value, len);
+      pdb_context_key_append_part(key, value, len);
     }
-  pdb_gb_append_key_part(key, id->str, id->len);
+  pdb_context_key_append_part(key, id->str, id->len);
 }
 
 static gboolean

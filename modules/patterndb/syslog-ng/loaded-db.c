@@ -273,8 +273,11 @@ pdb_sng_db_count_names(const PdbDatabase *db, guint counts[PDB_SNG_MEMO_KINDS])
   counts[PDB_SNG_MEMO_HANDLE] /= 2;
 }
 
-/* Tags are resolved at load, so the message path never takes syslog-ng's
- * tag registry lock for the database's own tags. */
+/* Tags are registered with syslog-ng at load, rule by rule in file order:
+ * the class tag, the rule's tags, the tags of its action messages. That is
+ * the order 3.38's loader registers them in, and $TAGS lists tags in the
+ * order they were registered. Resolved tags are remembered, so the message
+ * path never takes syslog-ng's tag registry lock for the database's own tags. */
 static void
 pdb_sng_db_resolve_tag(PdbSngDb *self, const gchar *tag)
 {
@@ -295,6 +298,14 @@ pdb_sng_db_resolve_tags(PdbSngDb *self)
       pdb_sng_db_resolve_tag(self, rule->class_tag);
       for (guint t = 0; rule->tags && t < rule->tags->len; t++)
         pdb_sng_db_resolve_tag(self, g_ptr_array_index(rule->tags, t));
+      for (guint a = 0; rule->actions && a < rule->actions->len; a++)
+        {
+          const PdbAction *action = g_ptr_array_index(rule->actions, a);
+          const GPtrArray *tags = action->message.tags;
+
+          for (guint t = 0; tags && t < tags->len; t++)
+            pdb_sng_db_resolve_tag(self, g_ptr_array_index(tags, t));
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 #include "plugin.h"
 #include "plugin-types.h"
 #include "syslog-ng-config.h"
+#include "logmsg/tags.h"
 
 #define PDB_SNG_EXPORT __attribute__((visibility("default")))
 
@@ -48,6 +49,11 @@ patterndb_module_init(PluginContext *context, CfgArgs *args)
 {
   (void) args;
   plugin_register(context, pdb_sng_plugins, G_N_ELEMENTS(pdb_sng_plugins));
+  /* as 3.38's module: the unknown tag and the tag of the default class
+   * ("system") are registered before any source's tag, so $TAGS lists
+   * them first */
+  log_tags_get_by_name(".classifier.unknown");
+  log_tags_get_by_name(".classifier.system");
   return TRUE;
 }
 

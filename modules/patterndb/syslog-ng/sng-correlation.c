@@ -6,8 +6,12 @@
  * messages (timestamps: now); with an inherit mode they get a copy of the
  * base message's values (typed) and tags. Writing PROGRAM or PID drops
  * LEGACY_MSGHDR inside syslog-ng itself, which is what 3.38 shows.
+ * Macros ($ISODATE, $R_YEAR, $TAGS ...) are syslog-ng's own, expanded for
+ * the message they name with the parser's configuration's template options
+ * (the correlation state's macro data, a LogTemplateOptions*).
  */
 #include "sng-correlation.h"
+#include "template/macros.h"
 
 #include <string.h>
 
@@ -133,6 +137,24 @@ host_copy_time(gpointer dst, gpointer src)
   ((LogMessage *) dst)->timestamps[LM_TS_STAMP] = ((LogMessage *) src)->timestamps[LM_TS_STAMP];
 }
 
+static gboolean
+host_append_macro(gpointer macro_data, gpointer msg, const gchar *name, GString *out)
+{
+  guint id = log_macro_lookup(name, strlen(name));
+
+  if (!id)
+    return FALSE;
+  if (macro_data)
+    {
+      LogTemplateEvalOptions options = { macro_data, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
+
+      log_macro_expand(id, FALSE, &options, (LogMessage *) msg, out, NULL);
+    }
+  else
+    log_macro_expand_simple(id, (LogMessage *) msg, out, NULL);
+  return TRUE;
+}
+
 const PdbCorrelationHost pdb_sng_correlation_host =
 {
   .ops = &host_ops,
@@ -141,4 +163,5 @@ const PdbCorrelationHost pdb_sng_correlation_host =
   .create = host_create,
   .merge = host_merge,
   .copy_time = host_copy_time,
+  .append_macro = host_append_macro,
 };

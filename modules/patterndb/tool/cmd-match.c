@@ -17,18 +17,11 @@
  * written in input order: byte for byte what one thread prints. Only
  * correlation (contexts, actions), whose clock and state follow the
  * stream, keeps everything on the main thread.
+ *
+ * The date macros, the debug output and correlation live in match-dates.c,
+ * match-debug.c and match-corr.c; match.h holds the Matcher they share.
  */
-#include "tool/commands.h"
-#include "tool/tool-common.h"
-#include "tool/message.h"
-#include "db/filter-expr.h"
-#include "tool/syslog-line.h"
-#include "tool/match-direct.h"
-#include "tool/match-parallel.h"
-#include "tool/line-reader.h"
-#include "tool/date-macros.h"
-#include "correlation/correlation.h"
-#include "correlation/nv-message.h"
+#include "tool/match.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,188 +33,6 @@
 #define OUTPUT_FLUSH_BYTES (64 * 1024)
 /* --threads is capped here: more threads than this gain nothing but memory */
 #define MAX_THREADS 64
-
-typedef struct
-{
-  gchar *pdb;
-  gchar *program;
-  gchar *message;
-  gchar *file;
-  gchar *template_text;
-  gchar *filter_text;
-  gboolean debug_pattern;
-  gboolean debug_csv;
-  gboolean color;
-  gboolean json;
-  gboolean explain;
-  gint threads;           /* 0: one per available CPU */
-  gint block_size;        /* bytes per block of the parallel path; 0: default (tests use small ones) */
-} MatchOptions;
-
-/*
- * The names and tags the main thread's store numbered after the
- * database's, in its order, copied out for the workers (see
- * general_worker_line). Append-only; the strings live until the end.
- */
-typedef struct
-{
-  GMutex lock;
-  GPtrArray *names;       /* of gchar*, owned */
-  GPtrArray *tags;        /* of gchar*, owned */
-} Numbering;
-
-typedef struct
-{
-  MatchOptions *opt;
-  PdbDatabase *db;
-  PdbToolMessage *msg;
-  const PdbTemplate *tmpl; /* shared by every thread's Matcher */
-  const gchar *template_text; /* -T unescaped, what tmpl was compiled from */
-  PdbMatchDirect *direct; /* -T of the classification only: the short path */
-  gboolean registered;    /* the database's names are in msg (see ensure_registered) */
-  PdbFilterExpr *filter;  /* owned: -F, compiled once per thread */
-  Numbering *numbering;   /* several threads, general path: what the main thread numbered */
-  guint synced_names;     /* a worker: how many of numbering's names and tags it has numbered */
-  guint synced_tags;
-  PdbResult result;
-  GString *out;           /* the main thread's own; a worker's is lent per line */
-  GString *scratch;       /* macros, filters */
-  GString *scratch2;
-  GString *error_text;    /* "Error processing log message: ..." */
-  GString *sd_name, *sd_value;
-  gchar pid_text[16];
-  gint pri;
-  PdbSlice sdata;
-  gint exit_code;         /* of the last message printed: 0 with a rule id, 1 without (a worker: -1 for none) */
-  PdbCorrelation *corr;   /* contexts and actions (see "correlation" below) */
-  GPtrArray *synthetic;   /* of PdbNvMessage*: generated, not printed yet */
-  gint64 now;             /* wall clock, caps message timestamps */
-  /* date macros: computed only when a template asks (tmpl_dates: -T does,
-   * the store's macro function is installed when a <value> does) */
-  gboolean tmpl_dates;
-  PdbSlice stamp_text;    /* the current message's header date; unset: none */
-  gboolean have_stamp, have_received;
-  PdbToolTime stamp_time, received_time;
-  GString *date_text;
-} Matcher;
-
-/* ---- date macros ---- */
-
-/* Forgets the times of the previous message; @stamp is the new one's header date. */
-static void
-dates_reset(Matcher *m, PdbSlice stamp)
-{
-  m->stamp_text = stamp;
-  m->have_stamp = FALSE;
-  m->have_received = FALSE;
-}
-
-static const PdbToolTime *
-received_time(Matcher *m)
-{
-  if (!m->have_received)
-    {
-      pdb_tool_time_now(&m->received_time);
-      m->have_received = TRUE;
-    }
-  return &m->received_time;
-}
-
-/* The message's own time: its header date, or when it has none the time it was received. */
-static const PdbToolTime *
-stamp_time(Matcher *m)
-{
-  if (!m->have_stamp)
-    {
-      if (!pdb_tool_time_from_stamp(m->stamp_text, m->now, &m->stamp_time))
-        m->stamp_time = *received_time(m);
-      m->have_stamp = TRUE;
-    }
-  return &m->stamp_time;
-}
-
-/* The text of a date macro, or NULL when @name is none. */
-static const gchar *
-date_lookup(Matcher *m, const gchar *name, gssize *length)
-{
-  PdbToolTimeFamily family;
-  PdbToolDateField field;
-  PdbToolTime now;
-  const PdbToolTime *t;
-
-  if (!pdb_tool_date_macro_parse(name, &family, &field))
-    return NULL;
-  switch (family)
-    {
-    case PDB_TOOL_TIME_STAMP:
-      t = stamp_time(m);
-      break;
-    case PDB_TOOL_TIME_CURRENT:
-      pdb_tool_time_now(&now);
-      t = &now;
-      break;
-    default:
-      t = received_time(m);
-      break;
-    }
-  g_string_truncate(m->date_text, 0);
-  pdb_tool_date_macro_append(field, t, m->date_text);
-  *length = m->date_text->len;
-  return m->date_text->str;
-}
-
-static const gchar *
-store_date_lookup(const gchar *name, gssize *length, gpointer user_data)
-{
-  return date_lookup(user_data, name, length);
-}
-
-/* A probe expansion: TRUE in *user_data when a reference is a date macro. */
-static const gchar *
-probe_dates(const gchar *name, guint context_index, gssize *length, gpointer user_data)
-{
-  PdbToolTimeFamily family;
-  PdbToolDateField field;
-
-  (void) context_index;
-  (void) length;
-  if (pdb_tool_date_macro_parse(name, &family, &field))
-    *(gboolean *) user_data = TRUE;
-  return NULL;
-}
-
-static gboolean
-template_uses_dates(const PdbTemplate *tmpl, GString *scratch)
-{
-  gboolean dates = FALSE;
-
-  if (pdb_template_is_stateful(tmpl))
-    return TRUE;   /* expanding it to probe would change it */
-  g_string_truncate(scratch, 0);
-  pdb_template_append(tmpl, probe_dates, &dates, scratch);
-  return dates;
-}
-
-/* TRUE when a rule's <value> reads a date macro. */
-static gboolean
-database_values_use_dates(const PdbDatabase *db, GString *scratch)
-{
-  const GPtrArray *rules = pdb_database_get_rules(db);
-
-  for (guint i = 0; rules && i < rules->len; i++)
-    {
-      const PdbRule *rule = g_ptr_array_index(rules, i);
-
-      for (guint v = 0; rule->values && v < rule->values->len; v++)
-        {
-          const PdbValueDef *def = g_ptr_array_index(rule->values, v);
-
-          if (def->compiled && strchr(def->template_text, '$') && template_uses_dates(def->compiled, scratch))
-            return TRUE;
-        }
-    }
-  return FALSE;
-}
 
 /* ---- template lookup: values plus the macros scripts use ---- */
 
@@ -239,20 +50,24 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
 
   /* as pdbtool: -T formats one message, so ${name}@N (N > 0) looks back
    * into nothing and is empty; $(context-length) is then 1 */
-  if (context_index != 0)
+  if (context_index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
     return NULL;
+  if (context_index != 0)
+    return pdb_template_no_message;
   if (m->tmpl_dates)
     {
-      const gchar *date = date_lookup(m, name, length);
+      const gchar *date = pdb_match_date_lookup(m, name, length);
 
       if (date)
         return date;
     }
-  /* the macros below start with M, T, P or S; most names skip them all */
-  if (name[0] != 'M' && name[0] != 'T' && name[0] != 'P' && name[0] != 'S')
+  /* the macros below start with one of these letters; most names skip them all */
+  if (!name[0] || !strchr("MTPSFLB", name[0]))
     return pdb_tool_message_get(m->msg, name, length);
   if (strcmp(name, "MSG") == 0)
     name = "MESSAGE";
+  else if (strcmp(name, "FULLHOST") == 0)   /* pdbtool: the host as read */
+    name = "HOST";
   else if (strcmp(name, "MSGHDR") == 0)
     {
       g_string_truncate(m->scratch, 0);
@@ -267,13 +82,16 @@ template_lookup(const gchar *name, guint context_index, gssize *length, gpointer
       *length = m->scratch2->len;
       return m->scratch2->str;
     }
-  else if (strcmp(name, "PRI") == 0)
+  else
     {
-      g_string_printf(m->scratch, "%d", m->pri);
-      *length = m->scratch->len;
-      return m->scratch->str;
+      g_string_truncate(m->scratch, 0);
+      if (pdb_tool_pri_macro_append(name, m->pri, m->scratch))
+        {
+          *length = m->scratch->len;
+          return m->scratch->str;
+        }
     }
-  else if (strcmp(name, "SDATA") == 0)
+  if (strcmp(name, "SDATA") == 0)
     {
       *length = m->sdata.data ? (gssize) m->sdata.length : 0;
       return m->sdata.data ? m->sdata.data : "";
@@ -316,342 +134,6 @@ store_has_tag(const gchar *tag, gpointer user_data)
   return pdb_tool_message_has_tag(m->msg, tag);
 }
 
-/* ---- -D / -C: how the pattern covered the message ---- */
-
-#define COLOR_LITERAL "\033[01;32m"
-#define COLOR_PARSER "\033[0;33m"
-#define COLOR_PARTIAL "\033[01;31m"
-#define COLOR_TRAILING "\033[01;34m"
-#define COLOR_RESET "\033[01;0m"
-
-static void
-colored(GString *out, gboolean color, const gchar *code, const gchar *text, gsize len)
-{
-  if (color)
-    g_string_append(out, code);
-  g_string_append_len(out, text, len);
-  g_string_append(out, COLOR_RESET);
-}
-
-static void
-print_debug_pattern(Matcher *m, const gchar *message, gsize length)
-{
-  const PdbRuleset *rs = m->result.ruleset;
-  gboolean color = m->opt->color;
-  PdbMatch match;
-  PdbTrace trace;
-  GString *out = m->out;
-  guint32 covered = 0;
-
-  if (!rs || !rs->messages)
-    return;
-  pdb_match_init(&match);
-  pdb_trace_init(&trace);
-  pdb_radix_lookup_traced(rs->messages, message, length, &match, &trace);
-  for (guint i = 0; i < trace.steps->len; i++)
-    {
-      const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
-
-      if (s->offset + s->length > covered)
-        covered = s->offset + s->length;
-    }
-  if (m->opt->debug_csv)
-    {
-      guint32 last_keylen = 0;
-      guint n = 0;
-
-      g_string_append(out, "PDBTOOL_HEADER=i:len:key;keylen:match_off;match_len:parser_type:parser_name\n");
-      g_string_append_printf(out, "PDBTOOL_DEBUG=%u:0:0:0:0::\n", n++);
-      for (guint i = 0; i < trace.steps->len; i++)
-        {
-          const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
-
-          if (!s->is_parser)
-            {
-              last_keylen = s->literal_length;
-              g_string_append_printf(out, "PDBTOOL_DEBUG=%u:%u:%u:0:0::\n", n++, s->length, s->literal_length);
-              continue;
-            }
-          g_string_append_printf(out, "PDBTOOL_DEBUG=%u:%u:%u:%u:%u:%s:%s\n", n++, s->length, last_keylen,
-                                 s->value_offset, s->value_length, s->parser_type,
-                                 s->parser_name ? s->parser_name : "");
-          g_string_append_printf(out, "PDBTOOL_DEBUG=%u:0:-1:0:0::\n", n++);
-        }
-    }
-  else
-    {
-      g_string_append(out, "Pattern matching part:\n");
-      colored(out, color, COLOR_LITERAL, "", 0);
-      for (guint i = 0; i < trace.steps->len; i++)
-        {
-          const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
-
-          if (!s->is_parser)
-            {
-              colored(out, color, COLOR_LITERAL, s->literal, s->literal_length);
-              continue;
-            }
-          if (color)
-            g_string_append(out, COLOR_PARSER);
-          g_string_append_printf(out, "@%s:%s=", s->parser_type, s->parser_name ? s->parser_name : "");
-          g_string_append_len(out, message + s->value_offset, s->value_length);
-          g_string_append(out, "@" COLOR_RESET);
-          colored(out, color, COLOR_PARTIAL, "", 0);
-        }
-      colored(out, color, COLOR_TRAILING, message + MIN(covered, length), length - MIN(covered, length));
-      g_string_append(out, "\nMatching part:\n");
-      colored(out, color, COLOR_LITERAL, "", 0);
-      for (guint i = 0; i < trace.steps->len; i++)
-        {
-          const PdbTraceStep *s = &g_array_index(trace.steps, PdbTraceStep, i);
-
-          colored(out, color, s->is_parser ? COLOR_PARSER : COLOR_LITERAL, message + s->offset, s->length);
-          if (s->is_parser)
-            colored(out, color, COLOR_PARTIAL, "", 0);
-        }
-      g_string_append(out, "\nValues:\n");
-    }
-  pdb_trace_clear(&trace);
-  pdb_match_clear(&match);
-}
-
-/* ---- --explain: why a message did not match ---- */
-
-static void
-append_quoted(GString *out, const gchar *text, gsize len)
-{
-  g_string_append_c(out, '\'');
-  for (gsize i = 0; i < len; i++)
-    {
-      guchar c = text[i];
-
-      if (c == '\n')
-        g_string_append(out, "\\n");
-      else if (c == '\t')
-        g_string_append(out, "\\t");
-      else if (c < 32 || c == 127)
-        g_string_append_printf(out, "\\x%02x", c);
-      else
-        g_string_append_c(out, c);
-    }
-  g_string_append_c(out, '\'');
-}
-
-static void
-print_explanation(Matcher *m, const gchar *program, gsize program_length,
-                  const gchar *message, gsize length)
-{
-  GString *out = m->out;
-  const PdbResult *r = &m->result;
-
-  if (r->kind == PDB_RESULT_NONE || !r->ruleset || !r->ruleset->messages
-      || !r->ruleset->rules || r->ruleset->rules->len == 0)
-    {
-      g_string_append(out, "EXPLAIN: no ruleset selects program ");
-      append_quoted(out, program, program_length);
-      g_string_append(out, " and the database has no catch-all ruleset (a <ruleset> without <pattern>)\n\n");
-      return;
-    }
-  if (r->kind == PDB_RESULT_MATCH)
-    {
-      if (!r->message_match.complete)
-        {
-          g_string_append_printf(out, "EXPLAIN: rule '%s' matched only the first %u of %zu bytes; 3.38 accepts such prefix matches and ignores the rest: ",
-                                 r->rule->id, r->message_match.matched_length, length);
-          append_quoted(out, message + MIN(r->message_match.matched_length, length),
-                        length - MIN(r->message_match.matched_length, length));
-          g_string_append(out, "\n\n");
-        }
-      else
-        g_string_append_printf(out, "EXPLAIN: rule '%s' matched the whole message\n\n", r->rule->id);
-      return;
-    }
-
-  PdbMatch match;
-  PdbTrace trace;
-  const PdbRule *closest;
-  guint32 at;
-
-  pdb_match_init(&match);
-  pdb_trace_init(&trace);
-  pdb_radix_lookup_traced(r->ruleset->messages, message, length, &match, &trace);
-  at = MIN(trace.furthest_offset, length);
-  closest = trace.closest_value;
-  g_string_append(out, "EXPLAIN: no rule matched; the best attempt stopped at column ");
-  g_string_append_printf(out, "%u (byte offset %u)\n", at + 1, at);
-  g_string_append(out, "  matched:  ");
-  append_quoted(out, message, at);
-  g_string_append(out, "\n  rest:     ");
-  append_quoted(out, message + at, length - at);
-  g_string_append_c(out, '\n');
-  if (closest)
-    {
-      g_string_append_printf(out, "  closest rule: '%s'", closest->id);
-      if (closest->location.file)
-        g_string_append_printf(out, " (%s:%d)", closest->location.file, closest->location.line);
-      g_string_append_c(out, '\n');
-      for (guint i = 0; closest->patterns && i < closest->patterns->len; i++)
-        g_string_append_printf(out, "  pattern:  '%s'\n", (const gchar *) g_ptr_array_index(closest->patterns, i));
-    }
-  if (trace.expected && trace.expected->len)
-    {
-      g_string_append(out, "  expected at that point: ");
-      for (guint i = 0; i < trace.expected->len; i++)
-        {
-          if (i)
-            g_string_append(out, " or ");
-          g_string_append(out, g_ptr_array_index(trace.expected, i));
-        }
-      g_string_append_c(out, '\n');
-    }
-  g_string_append_c(out, '\n');
-  pdb_trace_clear(&trace);
-  pdb_match_clear(&match);
-}
-
-/* ---- correlation ----
- *
- * As pdbtool 3.38: the clock follows the lines' timestamps (capped at the
- * current time); timeout messages the clock releases are printed before
- * the line that moved it, messages of match actions after the line, and
- * at the end of the input every context expires. A context keeps
- * snapshots (correlation/nv-message.h) of the messages.
- */
-
-static void
-collect_synthetic(gpointer msg, gpointer user_data)
-{
-  Matcher *m = user_data;
-
-  g_ptr_array_add(m->synthetic, pdb_nv_message_ref(msg));
-}
-
-static void
-snapshot_value(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
-{
-  pdb_nv_message_set(user_data, name, value, length, type);
-}
-
-static void
-snapshot_tag(const gchar *tag, gpointer user_data)
-{
-  pdb_nv_message_set_tag(user_data, tag);
-}
-
-static gboolean
-rule_has_conditions(const PdbRule *rule)
-{
-  for (guint i = 0; rule->actions && i < rule->actions->len; i++)
-    if (((const PdbAction *) g_ptr_array_index(rule->actions, i))->condition_expr)
-      return TRUE;
-  return FALSE;
-}
-
-/* A condition's flags(store-matches) wrote into the snapshot: the line shows it too. */
-static void
-copy_back_changed(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
-{
-  gssize have_length = 0;
-  const gchar *have = pdb_tool_message_get(user_data, name, &have_length);
-
-  if (!have || (gsize) have_length != length || memcmp(have, value, length) != 0)
-    pdb_tool_message_set(user_data, name, -1, value, length, type);
-}
-
-static void
-correlate(Matcher *m, gint64 stamp)
-{
-  const PdbRule *rule = m->result.kind == PDB_RESULT_MATCH ? m->result.rule : NULL;
-  PdbNvMessage *snapshot;
-
-  if (!rule || (!rule->context_id_template && (!rule->actions || rule->actions->len == 0)))
-    return;
-  /* values come in handle order, so LEGACY_MSGHDR follows PROGRAM and PID and survives */
-  snapshot = pdb_nv_message_new();
-  pdb_tool_message_foreach(m->msg, snapshot_value, snapshot_tag, snapshot);
-  pdb_nv_message_set_pri(snapshot, m->pri);
-  pdb_correlation_process(m->corr, m->db, &m->result, snapshot, stamp, m->now, collect_synthetic, m);
-  if (rule->context_id_template && pdb_correlation_rule_values_look_back(rule))
-    {
-      /* the values were evaluated again over the context, into the snapshot */
-      for (guint i = 0; i < rule->values->len; i++)
-        {
-          const PdbValueDef *v = g_ptr_array_index(rule->values, i);
-          gssize length = 0;
-          const gchar *value = pdb_nv_message_get(snapshot, v->name, &length);
-
-          if (value)
-            pdb_tool_message_set(m->msg, v->name, -1, value, length, v->value_type);
-        }
-    }
-  if (rule_has_conditions(rule))
-    {
-      /* $0..$255 as the snapshot has them now, then what else changed */
-      pdb_tool_message_clear_matches(m->msg);
-      pdb_nv_message_foreach(snapshot, copy_back_changed, m->msg);
-    }
-  pdb_nv_message_unref(snapshot);
-}
-
-static void print_message(Matcher *m, const gchar *program, gsize program_length,
-                          const gchar *message, gsize message_length, gboolean synthetic);
-
-static void
-copy_value(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
-{
-  pdb_tool_message_set(user_data, name, -1, value, length, type);
-}
-
-/* Prints and forgets the generated messages, in the order they were made. */
-static void
-print_synthetic(Matcher *m)
-{
-  for (guint i = 0; i < m->synthetic->len; i++)
-    {
-      PdbNvMessage *gen = g_ptr_array_index(m->synthetic, i);
-      const GPtrArray *tags = pdb_nv_message_get_tags(gen);
-
-      gssize pri_length = 0;
-      const gchar *pri = pdb_nv_message_ops.get(gen, "PRI", &pri_length);
-
-      /* as 3.38: the PRI of the message it inherits from, else user.notice */
-      m->pri = pri ? atoi(pri) : 13;
-      pdb_tool_message_set_pri(m->msg, m->pri);
-      pdb_tool_message_reset(m->msg);
-      pdb_nv_message_foreach(gen, copy_value, m->msg);
-      for (guint t = 0; t < tags->len; t++)
-        pdb_tool_message_set_tag(m->msg, g_ptr_array_index(tags, t));
-      print_message(m, NULL, 0, NULL, 0, TRUE);
-    }
-  g_ptr_array_set_size(m->synthetic, 0);
-}
-
-/* Moves the clock to a line's time before the line is read into m->msg,
- * printing the timeout messages that releases (they come first). */
-static void
-release_timeouts(Matcher *m, gint64 stamp)
-{
-  if (!m->corr)
-    return;
-  pdb_correlation_set_time(m->corr, stamp, m->now, collect_synthetic, m);
-  print_synthetic(m);
-}
-
-/* TRUE if any rule has a context or an action. */
-static gboolean
-database_correlates(const PdbDatabase *db)
-{
-  const GPtrArray *rules = pdb_database_get_rules(db);
-
-  for (guint i = 0; i < rules->len; i++)
-    {
-      const PdbRule *rule = g_ptr_array_index(rules, i);
-      if (rule->context_id_template || (rule->actions && rule->actions->len > 0))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* ---- one message ---- */
 
 static void
@@ -661,18 +143,17 @@ process(Matcher *m, const gchar *program, gsize program_length,
   pdb_database_classify(m->db, program, program_length, message, message_length, &m->result);
   pdb_result_apply(&m->result, program, message, &pdb_tool_message_ops, m->msg);
   if (m->corr)
-    correlate(m, stamp);
-  print_message(m, program, program_length, message, message_length, FALSE);
+    pdb_match_correlate(m, stamp);
+  pdb_match_print_message(m, program, program_length, message, message_length, FALSE);
   if (m->corr)
-    print_synthetic(m);
+    pdb_match_print_synthetic(m);
 }
 
-static void
-print_message(Matcher *m, const gchar *program, gsize program_length,
+void
+pdb_match_print_message(Matcher *m, const gchar *program, gsize program_length,
               const gchar *message, gsize message_length, gboolean synthetic)
 {
   const gchar *rule_id;
-
   PdbFilterSubject subject = { template_lookup, store_has_tag, m, store_matches };
 
   if (!m->filter || pdb_filter_expr_eval(m->filter, &subject))
@@ -686,17 +167,17 @@ print_message(Matcher *m, const gchar *program, gsize program_length,
           pdb_tool_message_format_json(m->msg, m->out);
           g_string_append_c(m->out, '\n');
         }
-      else if (m->tmpl)
+      else if (m->tmpl && !m->opt->debug_pattern)   /* pdbtool: -D wins over -T */
         pdb_template_append(m->tmpl, template_lookup, m, m->out);
       else
         {
           if (m->opt->debug_pattern && !synthetic)
-            print_debug_pattern(m, message, message_length);
+            pdb_match_print_debug_pattern(m, message, message_length);
           pdb_tool_message_format_values(m->msg, m->out);
           g_string_append_c(m->out, '\n');
         }
       if (m->opt->explain && !synthetic)
-        print_explanation(m, program, program_length, message, message_length);
+        pdb_match_print_explanation(m, program, program_length, message, message_length);
     }
 }
 
@@ -751,8 +232,8 @@ ensure_registered(Matcher *m)
   /* the store answers date macros only when a <value> asks for one */
   GString *probe = g_string_new(NULL);
 
-  if (database_values_use_dates(m->db, probe))
-    pdb_tool_message_set_macro_func(m->msg, store_date_lookup, m);
+  if (pdb_match_values_use_dates(m->db, probe))
+    pdb_tool_message_set_macro_func(m->msg, pdb_match_store_date_lookup, m);
   g_string_free(probe, TRUE);
 }
 
@@ -766,10 +247,10 @@ process_line(Matcher *m, const gchar *line, gsize length)
     return;
   ensure_registered(m);
   pdb_syslog_line_parse(line, length, &l);
-  dates_reset(m, l.stamp);
+  pdb_match_dates_reset(m, l.stamp);
   gint64 stamp = m->corr ? line_stamp(m) : 0;
 
-  release_timeouts(m, stamp);
+  pdb_match_release_timeouts(m, stamp);
   pdb_tool_message_reset(m->msg);
   m->pri = l.pri;
   pdb_tool_message_set_pri(m->msg, m->pri);
@@ -1071,7 +552,7 @@ matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate 
     {
       GString *probe = g_string_new(NULL);
 
-      m->tmpl_dates = template_uses_dates(tmpl, probe);
+      m->tmpl_dates = pdb_match_template_uses_dates(tmpl, probe);
       g_string_free(probe, TRUE);
     }
   if (opt->filter_text)
@@ -1085,7 +566,6 @@ matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate 
           g_error_free(error);
           return FALSE;
         }
-
     }
   return TRUE;
 }
@@ -1136,6 +616,79 @@ static const gchar match_description[] =
   "printed), 1 when it did not (always 0 with -T or --json), 2 on a usage error\n"
   "or a database that cannot be loaded.\n";
 
+/* The checks of the options that GOption cannot make; fills in --threads. */
+static gboolean
+check_options(MatchOptions *opt, int argc, char **argv)
+{
+  if (argc > 1)
+    {
+      fprintf(stderr, "Error parsing command line arguments: unexpected argument '%s'\n", argv[1]);
+      return FALSE;
+    }
+  if (opt->threads < 0 || opt->threads > MAX_THREADS || opt->block_size < 0)
+    {
+      fprintf(stderr, "Error parsing command line arguments: --threads takes 1 to %d (0: one per CPU)%s\n",
+              MAX_THREADS, opt->block_size < 0 ? ", --block-size a positive size" : "");
+      return FALSE;
+    }
+  if (opt->threads == 0)
+    opt->threads = MIN(MAX_THREADS, (gint) g_get_num_processors());
+  if (!opt->message && !opt->file)
+    {
+      fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Matches -f's lines or -M's message and prints everything; the exit status. */
+static gint
+match_input(Matcher *m, MatchOptions *opt)
+{
+  gint rc = 0;
+
+  if (opt->file)
+    {
+      int fd = strcmp(opt->file, "-") == 0 ? 0 : open(opt->file, O_RDONLY);
+
+      if (fd < 0)
+        {
+          fprintf(stderr, "Error opening input file; filename='%s', error='%s'\n", opt->file, g_strerror(errno));
+          rc = PDB_TOOL_EXIT_USAGE;
+        }
+      else
+        {
+          if (!process_stream(m, fd, opt->file))
+            rc = PDB_TOOL_EXIT_USAGE;
+          if (fd != 0)
+            close(fd);
+        }
+    }
+  else
+    {
+      const gchar *program = opt->program ? opt->program : "";
+
+      ensure_registered(m);
+      pdb_match_dates_reset(m, (PdbSlice) { NULL, 0 });
+      pdb_tool_message_reset(m->msg);
+      pdb_tool_message_set(m->msg, "MESSAGE", -1, opt->message, -1, PDB_VALUE_STRING);
+      if (program[0])
+        pdb_tool_message_set(m->msg, "PROGRAM", -1, program, -1, PDB_VALUE_STRING);
+      process(m, program, strlen(program), opt->message, strlen(opt->message), m->now);
+    }
+  /* as pdbtool: every context expires at the end of the input */
+  if (m->corr)
+    {
+      pdb_correlation_expire_all(m->corr, pdb_match_collect_synthetic, m);
+      pdb_match_print_synthetic(m);
+    }
+  pdb_tool_flush(m->out, stdout, 0);
+  fflush(stdout);
+  if (rc == 0 && !m->tmpl && !opt->json)
+    rc = m->exit_code;
+  return rc;
+}
+
 int
 pdb_cmd_match(int argc, char **argv)
 {
@@ -1166,24 +719,8 @@ pdb_cmd_match(int argc, char **argv)
   if (!pdb_tool_parse_options(&argc, &argv, "match", "Match a message against the pattern database",
                               match_description, entries))
     goto out;
-  if (argc > 1)
-    {
-      fprintf(stderr, "Error parsing command line arguments: unexpected argument '%s'\n", argv[1]);
-      goto out;
-    }
-  if (opt.threads < 0 || opt.threads > MAX_THREADS || opt.block_size < 0)
-    {
-      fprintf(stderr, "Error parsing command line arguments: --threads takes 1 to %d (0: one per CPU)%s\n",
-              MAX_THREADS, opt.block_size < 0 ? ", --block-size a positive size" : "");
-      goto out;
-    }
-  if (opt.threads == 0)
-    opt.threads = MIN(MAX_THREADS, (gint) g_get_num_processors());
-  if (!opt.message && !opt.file)
-    {
-      fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
-      goto out;
-    }
+  if (!check_options(&opt, argc, argv))
+    goto out;
   if (opt.template_text)
     {
       GError *error = NULL;
@@ -1215,48 +752,9 @@ pdb_cmd_match(int argc, char **argv)
   m.out = g_string_sized_new(OUTPUT_FLUSH_BYTES + 4096);
   /* Without contexts or actions there is nothing to correlate, and the
    * per-line timestamp (localtime/mktime) would be pure cost. */
-  m.corr = database_correlates(m.db) ? pdb_correlation_new(&pdb_nv_message_host, 0) : NULL;
+  m.corr = pdb_match_database_correlates(m.db) ? pdb_correlation_new(&pdb_tool_correlation_host, 0) : NULL;
 
-  rc = 0;
-  if (opt.file)
-    {
-      int fd = strcmp(opt.file, "-") == 0 ? 0 : open(opt.file, O_RDONLY);
-
-      if (fd < 0)
-        {
-          fprintf(stderr, "Error opening input file; filename='%s', error='%s'\n", opt.file, g_strerror(errno));
-          rc = PDB_TOOL_EXIT_USAGE;
-        }
-      else
-        {
-          if (!process_stream(&m, fd, opt.file))
-            rc = PDB_TOOL_EXIT_USAGE;
-          if (fd != 0)
-            close(fd);
-        }
-    }
-  else
-    {
-      const gchar *program = opt.program ? opt.program : "";
-
-      ensure_registered(&m);
-      dates_reset(&m, (PdbSlice) { NULL, 0 });
-      pdb_tool_message_reset(m.msg);
-      pdb_tool_message_set(m.msg, "MESSAGE", -1, opt.message, -1, PDB_VALUE_STRING);
-      if (program[0])
-        pdb_tool_message_set(m.msg, "PROGRAM", -1, program, -1, PDB_VALUE_STRING);
-      process(&m, program, strlen(program), opt.message, strlen(opt.message), m.now);
-    }
-  /* as pdbtool: every context expires at the end of the input */
-  if (m.corr)
-    {
-      pdb_correlation_expire_all(m.corr, collect_synthetic, &m);
-      print_synthetic(&m);
-    }
-  pdb_tool_flush(m.out, stdout, 0);
-  fflush(stdout);
-  if (rc == 0 && !m.tmpl && !opt.json)
-    rc = m.exit_code;
+  rc = match_input(&m, &opt);
 
 out:
   if (started)
