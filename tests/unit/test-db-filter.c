@@ -15,7 +15,7 @@
 
 /* HOST=host1 PROGRAM=sshd PID=123 MESSAGE="Accepted password for bob"
  * user=bob n=10 (and n=9 one message back), PRI 38 (auth.info), tags
- * secevt and .classifier.system */
+ * secevt and .classifier.system; the context has two messages */
 static const gchar *
 lookup(const gchar *name, guint index, gssize *length, gpointer user_data)
 {
@@ -29,6 +29,9 @@ lookup(const gchar *name, guint index, gssize *length, gpointer user_data)
 
   (void) user_data;
   *length = -1;
+  /* a context of two messages: ${name}@1 exists */
+  if (index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
+    return "2";
   if (index == 1 && strcmp(name, "n") == 0)
     return "9";
   if (index != 0)

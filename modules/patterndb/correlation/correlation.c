@@ -168,7 +168,7 @@ lookup_messages(const gchar *name, guint index, gssize *length, gpointer user_da
   if (strcmp(name, "CONTEXT_ID") == 0)
     {
       *length = -1;
-      return l->context_id;
+      return l->context_id ? l->context_id : "";   /* "": no fallback to .classifier.context_id */
     }
   if (l->self->host->append_macro)
     {
