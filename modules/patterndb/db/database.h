@@ -57,6 +57,14 @@ typedef struct _PdbLoadOptions
  * as above), also sorted with strcmp(). All files form one database.
  */
 PdbDatabase *pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **error);
+/* The two steps of pdb_database_load(), for callers that look at the files
+ * before they are read (the daemon stamps them):
+ * pdb_database_list_files() appends to @files (of gchar*, owned) the files
+ * @path means now, in load order; FALSE with @error set when it means none
+ * or cannot be read. pdb_database_load_files() loads @files, in that order,
+ * into one database. */
+gboolean pdb_database_list_files(const gchar *path, GPtrArray *files, GError **error);
+PdbDatabase *pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error);
 PdbDatabase *pdb_database_ref(PdbDatabase *db);
 void pdb_database_unref(PdbDatabase *db);
 
