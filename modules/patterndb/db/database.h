@@ -70,7 +70,7 @@ void pdb_database_unref(PdbDatabase *db);
 
 const gchar *pdb_database_get_version(const PdbDatabase *db);   /* "4", "6" ... of the first file */
 const gchar *pdb_database_get_pub_date(const PdbDatabase *db);
-/* The files that were read, for reload checks (stat them and compare). */
+/* The files that were read, in load order (every PdbLocation.file points into them). */
 const GPtrArray *pdb_database_get_files(const PdbDatabase *db);   /* of gchar* */
 const GPtrArray *pdb_database_get_rules(const PdbDatabase *db);   /* of PdbRule* */
 const GPtrArray *pdb_database_get_rulesets(const PdbDatabase *db);/* of PdbRuleset* */

@@ -20,16 +20,17 @@
  *   Then the scope fields (process: HOST PROGRAM PID, program: HOST
  *   PROGRAM, host: HOST, global (the default): none), the tags, then the
  *   values in order (names with prefix());
- * - aggregates go, by inject-mode(): pass-through and aggregate-only:
- *   forwarded to the next element of the log path (when a message closes a
- *   context, its aggregate goes ahead of it); internal: posted to
- *   internal(). aggregate-only drops every message that reaches the parser.
+ * - aggregates go where inject-mode() says (inject-mode.h): when a message
+ *   closes a context, its aggregate goes ahead of it; aggregate-only drops
+ *   every message that reaches the parser.
  *
  * Time and state live in a PdbGrouping (correlation/grouping.h, its own
- * lock). The clock follows message timestamps capped at now; a 1 s timer
- * in the main loop adds the real time elapsed since the last message or
+ * lock). The clock follows message timestamps capped at now; the idle
+ * timer (idle-tick.h) adds the real time elapsed since the last message or
  * tick. The state is handed to the next configuration through the persist
- * store, so open contexts survive SIGHUP.
+ * store under a key of its own (persist-keys.h), so open contexts survive
+ * SIGHUP; syslog-ng's core sees 3.38's name for the parser and refuses two
+ * parsers with the same one, as 3.38 does.
  */
 #include "grouping-by.h"
 #include "idle-tick.h"
