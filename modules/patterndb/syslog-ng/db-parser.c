@@ -401,10 +401,14 @@ pdb_sng_parser_init(LogPipe *s)
     }
   else if (kept)
     {
+      /* taken before the load, so that a fix made while it fails is seen */
+      PdbSngStamps *attempt = pdb_sng_stamps_take(file, NULL, NULL);
+
       db = pdb_sng_db_load(file, self->prefix, &error);
       if (db)
         {
           msg_notice("patterndb: pattern database reloaded", evt_tag_str("file", file));
+          pdb_sng_stamps_free(attempt);
           pdb_sng_db_unref(kept);
         }
       else
@@ -415,7 +419,7 @@ pdb_sng_parser_init(LogPipe *s)
                     log_pipe_location_tag(s));
           g_clear_error(&error);
           pdb_sng_stamps_free(self->failed_stamps);
-          self->failed_stamps = pdb_sng_db_stamp_files_now(kept);
+          self->failed_stamps = attempt;
           db = kept;
         }
     }
