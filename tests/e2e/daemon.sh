@@ -2,6 +2,8 @@
 # the e2e suites after tests/lib.sh).
 #
 #   e2e_setup                  private temp dir, module path, cleanup trap
+#   daemon_env VAR=VALUE...    add variables to the daemon's environment
+#   daemon_preload LIB         preload LIB into the daemon (after libasan)
 #   daemon_start CONF          start `syslog-ng -F` on CONF; wait until ready
 #   daemon_reload              SIGHUP and wait for "reload finished"
 #   daemon_reload_quick        the same, polling every 10 ms
@@ -38,6 +40,21 @@ e2e_setup() {
   else
     E2E_SANITIZED=0
   fi
+}
+
+# daemon_env VAR=VALUE...: for the daemons started after this (no spaces
+# in the values).
+daemon_env() {
+  DAEMON_ENV="$DAEMON_ENV $*"
+}
+
+# daemon_preload LIB: LIB goes into LD_PRELOAD, after libasan when the
+# module is sanitized (libasan must come first).
+daemon_preload() {
+  case " $DAEMON_ENV" in
+    *" LD_PRELOAD="*) DAEMON_ENV=$(printf '%s' "$DAEMON_ENV" | sed "s|LD_PRELOAD=\([^ ]*\)|LD_PRELOAD=\1:$1|") ;;
+    *) DAEMON_ENV="$DAEMON_ENV LD_PRELOAD=$1" ;;
+  esac
 }
 
 # Other background processes of a suite (loggen): add their PIDs to

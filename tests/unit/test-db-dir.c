@@ -209,3 +209,52 @@ Test(dir, symlink_loops_are_walked_once)
   g_unlink(link);
   g_free(link);
 }
+
+/* pdb_database_list_files() lists what pdb_database_load() would read, in
+ * the same order, without reading it (a broken file is listed, not
+ * refused); pdb_database_load_files() loads exactly that list. */
+Test(dir, list_files_is_what_load_reads)
+{
+  put("b.xml", "b", "rb");
+  put("a/sub/z.xml", "az", "raz");
+  put("a/y.pdb", "ay", "ray");
+  g_free(write_file("a/sub/broken.xml", "<patterndb"));
+
+  GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+  GError *error = NULL;
+  cr_assert(pdb_database_list_files(test_tmpdir, files, &error), "%s", error ? error->message : "");
+  GString *listed = g_string_new(NULL);
+  for (guint i = 0; i < files->len; i++)
+    g_string_append_printf(listed, "%s%s", i ? " " : "",
+                           (const gchar *) g_ptr_array_index(files, i) + strlen(test_tmpdir) + 1);
+  cr_assert_str_eq(listed->str, "a/sub/broken.xml a/sub/z.xml a/y.pdb b.xml");
+
+  PdbDatabase *db = pdb_database_load_files(files, NULL, &error);
+  cr_assert_null(db, "the broken file fails the load of the list");
+  cr_assert(strstr(error->message, "broken.xml") != NULL, "%s", error->message);
+  g_clear_error(&error);
+
+  g_free(g_ptr_array_steal_index(files, 0));
+  db = pdb_database_load_files(files, NULL, &error);
+  cr_assert_not_null(db, "%s", error ? error->message : "");
+  gchar *loaded = files_relative(db);
+  cr_assert_str_eq(loaded, "a/sub/z.xml a/y.pdb b.xml");
+  g_free(loaded);
+  pdb_database_unref(db);
+
+  gchar *glob = g_build_filename(test_tmpdir, "*.xml", NULL);
+  g_ptr_array_set_size(files, 0);
+  cr_assert(pdb_database_list_files(glob, files, &error), "%s", error ? error->message : "");
+  cr_assert_eq(files->len, 1);
+  cr_assert(g_str_has_suffix(g_ptr_array_index(files, 0), "/b.xml"));
+  g_free(glob);
+
+  gchar *none = g_build_filename(test_tmpdir, "*.none", NULL);
+  g_ptr_array_set_size(files, 0);
+  cr_assert_not(pdb_database_list_files(none, files, &error), "a glob without matches means no file");
+  cr_assert(strstr(error->message, "no file matches") != NULL, "%s", error->message);
+  g_clear_error(&error);
+  g_free(none);
+  g_string_free(listed, TRUE);
+  g_ptr_array_unref(files);
+}

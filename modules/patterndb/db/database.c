@@ -310,9 +310,8 @@ has_glob_chars(const gchar *path)
   return strpbrk(path, "*?[") != NULL;
 }
 
-/* Fills @files with the files @path means, sorted when there is more than one source. */
-static gboolean
-collect_files(const gchar *path, GPtrArray *files, GError **error)
+gboolean
+pdb_database_list_files(const gchar *path, GPtrArray *files, GError **error)
 {
   struct stat st;
   GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -380,12 +379,15 @@ pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **err
   GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
 
   g_return_val_if_fail(path != NULL, NULL);
-  if (!collect_files(path, files, error))
-    {
-      g_ptr_array_unref(files);
-      return NULL;
-    }
+  PdbDatabase *db = pdb_database_list_files(path, files, error)
+                    ? pdb_database_load_files(files, options, error) : NULL;
+  g_ptr_array_unref(files);
+  return db;
+}
 
+PdbDatabase *
+pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error)
+{
   PdbDatabase *db = pdb_database_new(options);
   gboolean ok = TRUE;
   for (guint i = 0; ok && i < files->len; i++)
@@ -397,7 +399,6 @@ pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **err
       if (ok)
         ok = pdb_loader_load_file(db, file, options, error);
     }
-  g_ptr_array_unref(files);
 
   if (!ok)
     {

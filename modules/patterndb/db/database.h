@@ -68,12 +68,20 @@ typedef struct _PdbLoadOptions
  * as above), also sorted with strcmp(). All files form one database.
  */
 PdbDatabase *pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **error);
+/* The two steps of pdb_database_load(), for callers that look at the files
+ * before they are read (the daemon stamps them):
+ * pdb_database_list_files() appends to @files (of gchar*, owned) the files
+ * @path means now, in load order; FALSE with @error set when it means none
+ * or cannot be read. pdb_database_load_files() loads @files, in that order,
+ * into one database. */
+gboolean pdb_database_list_files(const gchar *path, GPtrArray *files, GError **error);
+PdbDatabase *pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error);
 PdbDatabase *pdb_database_ref(PdbDatabase *db);
 void pdb_database_unref(PdbDatabase *db);
 
 const gchar *pdb_database_get_version(const PdbDatabase *db);   /* "4", "6" ... of the first file */
 const gchar *pdb_database_get_pub_date(const PdbDatabase *db);
-/* The files that were read, for reload checks (stat them and compare). */
+/* The files that were read, in load order (every PdbLocation.file points into them). */
 const GPtrArray *pdb_database_get_files(const PdbDatabase *db);   /* of gchar* */
 const GPtrArray *pdb_database_get_rules(const PdbDatabase *db);   /* of PdbRule* */
 const GPtrArray *pdb_database_get_rulesets(const PdbDatabase *db);/* of PdbRuleset* */

@@ -9,13 +9,6 @@
 
 #include "parser/parser-expr.h"
 
-typedef enum
-{
-  PDB_SNG_INJECT_PASS_THROUGH = 0,
-  PDB_SNG_INJECT_INTERNAL,
-  PDB_SNG_INJECT_AGGREGATE_ONLY,
-} PdbSngInjectMode;
-
 LogParser *pdb_sng_parser_new(GlobalConfig *cfg);
 
 void pdb_sng_parser_set_file(LogParser *s, const gchar *path);
@@ -26,6 +19,9 @@ void pdb_sng_parser_set_program_template(LogParser *s, LogTemplate *program_temp
  * FALSE for anything else. */
 gboolean pdb_sng_parser_set_inject_mode(LogParser *s, const gchar *mode);
 void pdb_sng_parser_set_prefix(LogParser *s, const gchar *prefix);
+/* persist-name(): names the parser's state across reloads (instead of its
+ * file and prefix). */
+void pdb_sng_parser_set_persist_name(LogParser *s, const gchar *name);
 /* At most @limit live correlation contexts (0: PDB_CORRELATION_DEFAULT_MAX_CONTEXTS). */
 void pdb_sng_parser_set_context_limit(LogParser *s, guint limit);
 

@@ -20,52 +20,34 @@
  *   Then the scope fields (process: HOST PROGRAM PID, program: HOST
  *   PROGRAM, host: HOST, global (the default): none), the tags, then the
  *   values in order (names with prefix());
- * - aggregates go, by inject-mode(): pass-through and aggregate-only:
- *   forwarded to the next element of the log path (when a message closes a
- *   context, its aggregate goes ahead of it); internal: posted to
- *   internal(). aggregate-only drops every message that reaches the parser.
+ * - aggregates go where inject-mode() says (inject-mode.h): when a message
+ *   closes a context, its aggregate goes ahead of it; aggregate-only drops
+ *   every message that reaches the parser.
  *
  * Time and state live in a PdbGrouping (correlation/grouping.h, its own
- * lock). The clock follows message timestamps capped at now; a 1 s timer
- * in the main loop adds the real time elapsed since the last message or
+ * lock). The clock follows message timestamps capped at now; the idle
+ * timer (idle-tick.h) adds the real time elapsed since the last message or
  * tick. The state is handed to the next configuration through the persist
- * store, so open contexts survive SIGHUP.
+ * store under a key of its own (persist-keys.h), so open contexts survive
+ * SIGHUP; syslog-ng's core sees 3.38's name for the parser and refuses two
+ * parsers with the same one, as 3.38 does.
  */
 #include "grouping-by.h"
+#include "idle-tick.h"
+#include "inject-mode.h"
+#include "persist-keys.h"
 
 #include "correlation/grouping.h"
 #include "correlation/context-table.h"
+#include "db/rule.h"
 #include "scratch-buffers.h"
 #include "messages.h"
 #include "logmsg/tags.h"
 #include "cfg.h"
 
-#include <iv.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef enum
-{
-  PDB_GB_SCOPE_PROCESS,
-  PDB_GB_SCOPE_PROGRAM,
-  PDB_GB_SCOPE_HOST,
-  PDB_GB_SCOPE_GLOBAL,
-} PdbGbScope;
-
-typedef enum
-{
-  PDB_GB_INHERIT_NONE,
-  PDB_GB_INHERIT_LAST_MESSAGE,
-  PDB_GB_INHERIT_CONTEXT,
-} PdbGbInherit;
-
-typedef enum
-{
-  PDB_GB_INJECT_PASS_THROUGH,
-  PDB_GB_INJECT_INTERNAL,
-  PDB_GB_INJECT_AGGREGATE_ONLY,
-} PdbGbInject;
 
 typedef struct _PdbGbValue
 {
@@ -80,7 +62,7 @@ typedef struct _PdbGroupingBy
   /* options */
   LogTemplate *key;
   LogTemplate *sort_key;
-  PdbGbScope scope;
+  PdbContextScope scope;
   FilterExprNode *where;
   FilterExprNode *having;
   FilterExprNode *trigger;
@@ -89,22 +71,22 @@ typedef struct _PdbGroupingBy
   GPtrArray *values;            /* PdbGbValue* */
   GArray *tags;                 /* LogTagId, registered while parsing (as 3.38 does,
                                  * which orders them before the source tags) */
-  PdbGbInherit inherit_mode;
-  PdbGbInject inject_mode;
+  PdbInheritMode inherit_mode;
+  PdbSngInjectMode inject_mode;
   gchar *prefix;
   guint context_limit;          /* 0: the default */
   guint copy;                   /* 0: the parser as written; N: its Nth clone (one
                                  * per further log path that references it) */
   guint copies_made;
+  gchar *persist_name;          /* persist-name(), or NULL */
 
   /* state */
   NVHandle context_id_handle;
-  gchar *persist_key;
+  gchar *generated_name;        /* what syslog-ng's core sees (see pdb_gb_build_generated_name) */
+  gchar *persist_key;           /* unique in the configuration (persist-keys.h) */
   PdbGrouping *state;           /* NULL outside init()..deinit() */
   PdbGroupingHooks hooks;
-  struct iv_timer tick;
-  GMutex tick_lock;
-  gint64 last_tick;             /* real time (µs) the clock was last brought up to date */
+  PdbSngTick tick;
 } PdbGroupingBy;
 
 /* --- options ---------------------------------------------------------------- */
@@ -143,12 +125,12 @@ gboolean
 pdb_grouping_by_set_scope(LogParser *s, const gchar *scope)
 {
   PdbGroupingBy *self = (PdbGroupingBy *) s;
-  static const struct { const gchar *name; PdbGbScope scope; } names[] =
+  static const struct { const gchar *name; PdbContextScope scope; } names[] =
   {
-    { "process", PDB_GB_SCOPE_PROCESS },
-    { "program", PDB_GB_SCOPE_PROGRAM },
-    { "host", PDB_GB_SCOPE_HOST },
-    { "global", PDB_GB_SCOPE_GLOBAL },
+    { "process", PDB_SCOPE_PROCESS },
+    { "program", PDB_SCOPE_PROGRAM },
+    { "host", PDB_SCOPE_HOST },
+    { "global", PDB_SCOPE_GLOBAL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS(names); i++)
@@ -195,17 +177,7 @@ pdb_grouping_by_set_timeout(LogParser *s, gint timeout)
 gboolean
 pdb_grouping_by_set_inject_mode(LogParser *s, const gchar *mode)
 {
-  PdbGroupingBy *self = (PdbGroupingBy *) s;
-
-  if (pdb_gb_word_is(mode, "pass-through"))
-    self->inject_mode = PDB_GB_INJECT_PASS_THROUGH;
-  else if (pdb_gb_word_is(mode, "internal"))
-    self->inject_mode = PDB_GB_INJECT_INTERNAL;
-  else if (pdb_gb_word_is(mode, "aggregate-only"))
-    self->inject_mode = PDB_GB_INJECT_AGGREGATE_ONLY;
-  else
-    return FALSE;
-  return TRUE;
+  return pdb_sng_inject_mode_parse(mode, &((PdbGroupingBy *) s)->inject_mode);
 }
 
 void
@@ -215,6 +187,15 @@ pdb_grouping_by_set_prefix(LogParser *s, const gchar *prefix)
 
   g_free(self->prefix);
   self->prefix = (prefix && *prefix) ? g_strdup(prefix) : NULL;
+}
+
+void
+pdb_grouping_by_set_persist_name(LogParser *s, const gchar *name)
+{
+  PdbGroupingBy *self = (PdbGroupingBy *) s;
+
+  g_free(self->persist_name);
+  self->persist_name = g_strdup(name);
 }
 
 void
@@ -262,11 +243,11 @@ pdb_grouping_by_set_inherit_mode(LogParser *s, const gchar *mode)
   PdbGroupingBy *self = (PdbGroupingBy *) s;
 
   if (pdb_gb_word_is(mode, "none"))
-    self->inherit_mode = PDB_GB_INHERIT_NONE;
+    self->inherit_mode = PDB_INHERIT_NONE;
   else if (pdb_gb_word_is(mode, "last-message"))
-    self->inherit_mode = PDB_GB_INHERIT_LAST_MESSAGE;
+    self->inherit_mode = PDB_INHERIT_LAST_MESSAGE;
   else if (pdb_gb_word_is(mode, "context"))
-    self->inherit_mode = PDB_GB_INHERIT_CONTEXT;
+    self->inherit_mode = PDB_INHERIT_CONTEXT;
   else
     return FALSE;
   return TRUE;
@@ -352,14 +333,14 @@ pdb_gb_new_aggregate(PdbGroupingBy *self, GPtrArray *messages)
 
   switch (self->inherit_mode)
     {
-    case PDB_GB_INHERIT_NONE:
+    case PDB_INHERIT_NONE:
       gen = log_msg_new_local();
       gen->timestamps[LM_TS_STAMP] = last->timestamps[LM_TS_STAMP];
       break;
-    case PDB_GB_INHERIT_LAST_MESSAGE:
+    case PDB_INHERIT_LAST_MESSAGE:
       gen = log_msg_clone_cow(last, &path_options);
       break;
-    case PDB_GB_INHERIT_CONTEXT:
+    case PDB_INHERIT_CONTEXT:
     default:
       gen = log_msg_clone_cow(last, &path_options);
       log_msg_merge_context(gen, (LogMessage **) messages->pdata, messages->len);
@@ -367,9 +348,9 @@ pdb_gb_new_aggregate(PdbGroupingBy *self, GPtrArray *messages)
     }
 
   static const NVHandle scope_fields[] = { LM_V_PID, LM_V_PROGRAM, LM_V_HOST };
-  guint first = self->scope == PDB_GB_SCOPE_PROCESS ? 0
-                : self->scope == PDB_GB_SCOPE_PROGRAM ? 1
-                : self->scope == PDB_GB_SCOPE_HOST ? 2 : 3;
+  guint first = self->scope == PDB_SCOPE_PROCESS ? 0
+                : self->scope == PDB_SCOPE_PROGRAM ? 1
+                : self->scope == PDB_SCOPE_HOST ? 2 : 3;
   for (guint i = first; i < G_N_ELEMENTS(scope_fields); i++)
     {
       gssize len = 0;
@@ -431,18 +412,8 @@ static void
 pdb_gb_emit(gpointer msg, gpointer user_data)
 {
   PdbGroupingBy *self = user_data;
-  LogMessage *gen = msg;
 
-  if (self->inject_mode == PDB_GB_INJECT_INTERNAL)
-    msg_post_message(log_msg_ref(gen));
-  else
-    {
-      LogPathOptions path_options = LOG_PATH_OPTIONS_INIT;
-
-      /* an aggregate has no source to acknowledge to */
-      path_options.ack_needed = FALSE;
-      log_pipe_forward_msg(&self->super.super, log_msg_ref(gen), &path_options);
-    }
+  pdb_sng_inject(&self->super.super, self->inject_mode, msg);
 }
 
 static gpointer
@@ -465,9 +436,9 @@ static void
 pdb_gb_build_key(PdbGroupingBy *self, LogMessage *msg, const GString *id, GString *key)
 {
   static const NVHandle scope_fields[] = { LM_V_HOST, LM_V_PROGRAM, LM_V_PID };
-  guint n = self->scope == PDB_GB_SCOPE_PROCESS ? 3
-            : self->scope == PDB_GB_SCOPE_PROGRAM ? 2
-            : self->scope == PDB_GB_SCOPE_HOST ? 1 : 0;
+  guint n = self->scope == PDB_SCOPE_PROCESS ? 3
+            : self->scope == PDB_SCOPE_PROGRAM ? 2
+            : self->scope == PDB_SCOPE_HOST ? 1 : 0;
 
   g_string_truncate(key, 0);
   for (guint i = 0; i < n; i++)
@@ -485,7 +456,7 @@ pdb_gb_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *path_optio
                const gchar *input, gsize input_len)
 {
   PdbGroupingBy *self = (PdbGroupingBy *) s;
-  gboolean pass = self->inject_mode != PDB_GB_INJECT_AGGREGATE_ONLY;
+  gboolean pass = self->inject_mode != PDB_SNG_INJECT_AGGREGATE_ONLY;
 
   (void) input;
   (void) input_len;
@@ -505,56 +476,52 @@ pdb_gb_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *path_optio
   /* the context keeps the message: later writers must copy it */
   log_msg_write_protect(msg);
 
-  g_mutex_lock(&self->tick_lock);
-  self->last_tick = g_get_real_time();
-  g_mutex_unlock(&self->tick_lock);
+  pdb_sng_tick_touch(&self->tick);
   pdb_grouping_add(self->state, key->str, key->len, msg, msg->timestamps[LM_TS_STAMP].ut_sec,
                    (gint64) time(NULL), self->timeout, &self->hooks);
   scratch_buffers_reclaim_marked(marker);
   return pass;
 }
 
-/* The idle timer: adds the whole seconds of real time elapsed since the
- * clock was last brought up to date (by a message or by this timer). */
 static void
-pdb_gb_tick(void *cookie)
+pdb_gb_advance(gint64 seconds, gpointer user_data)
 {
-  PdbGroupingBy *self = cookie;
-  gint64 now = g_get_real_time();
-  gint64 seconds = 0;
+  PdbGroupingBy *self = user_data;
 
-  g_mutex_lock(&self->tick_lock);
-  gint64 diff = now - self->last_tick;
-  if (diff >= G_USEC_PER_SEC)
-    {
-      seconds = diff / G_USEC_PER_SEC;
-      self->last_tick += seconds * G_USEC_PER_SEC;
-    }
-  else if (diff < 0)
-    self->last_tick = now;
-  g_mutex_unlock(&self->tick_lock);
-
-  if (seconds && self->state)
+  if (self->state)
     pdb_grouping_advance_time(self->state, seconds, &self->hooks);
-  iv_validate_now();
-  self->tick.expires = iv_now;
-  self->tick.expires.tv_sec += 1;
-  iv_timer_register(&self->tick);
 }
 
 /* --- life cycle ------------------------------------------------------------ */
 
+/*
+ * The name syslog-ng's core sees, in 3.38's form: "grouping-by(KEY,scope=S,
+ * clone=N)" (S numbered as 3.38: global 0, host 1, program 2, process 3),
+ * or "grouping-by.NAME(clone=N)" with persist-name(). The core refuses a
+ * configuration where two pipes have the same name ("conflicting
+ * persist-names", advising persist-name()), as 3.38 refuses two
+ * grouping-by()s with the same key() and scope().
+ */
 static gchar *
-pdb_gb_build_persist_key(PdbGroupingBy *self)
+pdb_gb_build_generated_name(PdbGroupingBy *self)
 {
-  const gchar *name = log_pipe_get_persist_name(&self->super.super);
+  static const gint scope_number[] =
+  {
+    [PDB_SCOPE_PROCESS] = 3, [PDB_SCOPE_PROGRAM] = 2, [PDB_SCOPE_HOST] = 1, [PDB_SCOPE_GLOBAL] = 0,
+  };
 
-  /* each clone keeps its own contexts, under its own key */
-  if (name)
-    return g_strdup_printf("patterndb-grouping-by(%s,copy=%u)", name, self->copy);
-  return g_strdup_printf("patterndb-grouping-by(key=%s,scope=%d,timeout=%d,copy=%u)",
-                         self->key ? self->key->template : "", (gint) self->scope, self->timeout,
-                         self->copy);
+  if (self->persist_name)
+    return g_strdup_printf("grouping-by.%s(clone=%u)", self->persist_name, self->copy);
+  return g_strdup_printf("grouping-by(%s,scope=%d,clone=%u)", self->key ? self->key->template : "",
+                         scope_number[self->scope], self->copy);
+}
+
+static const gchar *
+pdb_gb_generate_persist_name(const LogPipe *s)
+{
+  const PdbGroupingBy *self = (const PdbGroupingBy *) s;
+
+  return self->generated_name ? self->generated_name : "grouping-by()";
 }
 
 static gboolean
@@ -589,8 +556,14 @@ pdb_gb_init(LogPipe *s)
     return FALSE;
 
   self->context_id_handle = log_msg_get_value_handle(".classifier.context_id");
+  g_free(self->generated_name);
+  self->generated_name = pdb_gb_build_generated_name(self);
+  gchar *base = g_strdup_printf("patterndb-%s", self->generated_name);
   g_free(self->persist_key);
-  self->persist_key = pdb_gb_build_persist_key(self);
+  /* unique even in a configuration the core then refuses, so that its
+   * deinit cannot hand one parser's contexts to the other */
+  self->persist_key = pdb_sng_persist_key_claim(cfg, base, self);
+  g_free(base);
   if (!self->state)
     {
       self->state = cfg_persist_config_fetch(cfg, self->persist_key);
@@ -604,14 +577,7 @@ pdb_gb_init(LogPipe *s)
       else
         self->state = pdb_grouping_new(&pdb_gb_message_ops, self->context_limit);
     }
-  self->last_tick = g_get_real_time();
-  IV_TIMER_INIT(&self->tick);
-  self->tick.cookie = self;
-  self->tick.handler = pdb_gb_tick;
-  iv_validate_now();
-  self->tick.expires = iv_now;
-  self->tick.expires.tv_sec += 1;
-  iv_timer_register(&self->tick);
+  pdb_sng_tick_start(&self->tick);
   return log_parser_init_method(s);
 }
 
@@ -621,8 +587,7 @@ pdb_gb_deinit(LogPipe *s)
   PdbGroupingBy *self = (PdbGroupingBy *) s;
   GlobalConfig *cfg = log_pipe_get_config(s);
 
-  if (iv_timer_registered(&self->tick))
-    iv_timer_unregister(&self->tick);
+  pdb_sng_tick_stop(&self->tick);
   if (self->state && cfg->persist && self->persist_key)
     cfg_persist_config_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free, TRUE);
   else
@@ -664,8 +629,7 @@ pdb_gb_clone(LogPipe *s)
   pdb_grouping_by_set_prefix(clone, self->prefix);
   other->context_limit = self->context_limit;
   other->copy = ++self->copies_made;
-  if (log_pipe_get_persist_name(s))
-    log_pipe_set_persist_name(&clone->super, log_pipe_get_persist_name(s));
+  pdb_grouping_by_set_persist_name(clone, self->persist_name);
   return &clone->super;
 }
 
@@ -684,7 +648,10 @@ pdb_gb_free(LogPipe *s)
   g_array_free(self->tags, TRUE);
   g_free(self->prefix);
   g_free(self->persist_key);
-  g_mutex_clear(&self->tick_lock);
+  g_free(self->persist_name);
+  g_free(self->generated_name);
+  pdb_sng_tick_stop(&self->tick);
+  pdb_sng_tick_clear(&self->tick);
   log_parser_free_method(s);
 }
 
@@ -698,14 +665,15 @@ pdb_grouping_by_new(GlobalConfig *cfg)
   self->super.super.deinit = pdb_gb_deinit;
   self->super.super.free_fn = pdb_gb_free;
   self->super.super.clone = pdb_gb_clone;
+  self->super.super.generate_persist_name = pdb_gb_generate_persist_name;
   self->super.process = pdb_gb_process;
-  self->scope = PDB_GB_SCOPE_GLOBAL;
+  self->scope = PDB_SCOPE_GLOBAL;
   self->timeout = -1;
-  self->inherit_mode = PDB_GB_INHERIT_CONTEXT;
-  self->inject_mode = PDB_GB_INJECT_PASS_THROUGH;
+  self->inherit_mode = PDB_INHERIT_CONTEXT;
+  self->inject_mode = PDB_SNG_INJECT_PASS_THROUGH;
   self->values = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_gb_value_free);
   self->tags = g_array_new(FALSE, FALSE, sizeof(LogTagId));
   self->hooks = (PdbGroupingHooks) { pdb_gb_trigger, pdb_gb_close, pdb_gb_emit, self };
-  g_mutex_init(&self->tick_lock);
+  pdb_sng_tick_init(&self->tick, pdb_gb_advance, self);
   return &self->super;
 }

@@ -26,6 +26,9 @@ void pdb_grouping_by_set_timeout(LogParser *s, gint timeout);
 gboolean pdb_grouping_by_set_inject_mode(LogParser *s, const gchar *mode);
 void pdb_grouping_by_set_prefix(LogParser *s, const gchar *prefix);
 void pdb_grouping_by_set_context_limit(LogParser *s, guint limit);
+/* persist-name(): names the parser's contexts across reloads and makes its
+ * name for syslog-ng's uniqueness check "grouping-by.NAME(clone=N)". */
+void pdb_grouping_by_set_persist_name(LogParser *s, const gchar *name);
 
 /* aggregate(): marks it present; then its parts */
 void pdb_grouping_by_begin_aggregate(LogParser *s);

@@ -3,9 +3,12 @@
  * was loaded from.
  *
  * Invariant: a PdbSngDb never changes after pdb_sng_db_load() returns; any
- * number of threads may use it while they hold a reference. The stamps
- * cover the configured path itself (so a file added to a directory or a
- * replaced file is noticed) and every file the loader read.
+ * number of threads may use it while they hold a reference. Its stamps
+ * (db-stamps.h) are taken from the listing of the configured path before
+ * any file is read, and the loader reads exactly that listing: a file
+ * that changes while the database loads, or a file that starts to match
+ * (a new file in a subfolder, a new match of a glob), makes the next
+ * comparison differ.
  *
  * The one exception is the memo (name -> NVHandle, macro or tag id), which
  * only grows and never changes an answer once given. It is keyed by the
@@ -33,23 +36,7 @@
 #include "logmsg/tags.h"
 #include "messages.h"
 
-#include <sys/stat.h>
 #include <string.h>
-
-typedef struct _PdbSngStamp
-{
-  gchar *path;
-  gboolean exists;
-  dev_t dev;
-  ino_t ino;
-  gint64 mtime_ns;
-  gint64 size;
-} PdbSngStamp;
-
-struct _PdbSngStamps
-{
-  GArray *items;                /* of PdbSngStamp */
-};
 
 /* Probes per lookup before giving up (the memo is then full around there). */
 #define PDB_SNG_MEMO_PROBES 8
@@ -82,75 +69,6 @@ struct _PdbSngDb
   gchar *path;
   PdbSngStamps *stamps;
 };
-
-static void
-pdb_sng_stamp_clear(gpointer p)
-{
-  PdbSngStamp *stamp = p;
-  g_free(stamp->path);
-}
-
-static void
-pdb_sng_stamps_add(PdbSngStamps *stamps, const gchar *path)
-{
-  PdbSngStamp stamp = { .path = g_strdup(path) };
-  struct stat st;
-
-  if (stat(path, &st) == 0)
-    {
-      stamp.exists = TRUE;
-      stamp.dev = st.st_dev;
-      stamp.ino = st.st_ino;
-      stamp.mtime_ns = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT(1000000000) + st.st_mtim.tv_nsec;
-      stamp.size = st.st_size;
-    }
-  g_array_append_val(stamps->items, stamp);
-}
-
-static PdbSngStamps *
-pdb_sng_stamps_take(const gchar *path, const GPtrArray *files)
-{
-  PdbSngStamps *stamps = g_new0(PdbSngStamps, 1);
-
-  stamps->items = g_array_new(FALSE, TRUE, sizeof(PdbSngStamp));
-  g_array_set_clear_func(stamps->items, pdb_sng_stamp_clear);
-  pdb_sng_stamps_add(stamps, path);
-  for (guint i = 0; files && i < files->len; i++)
-    {
-      const gchar *file = g_ptr_array_index(files, i);
-      if (strcmp(file, path) != 0)
-        pdb_sng_stamps_add(stamps, file);
-    }
-  return stamps;
-}
-
-gboolean
-pdb_sng_stamps_equal(const PdbSngStamps *a, const PdbSngStamps *b)
-{
-  if (!a || !b || a->items->len != b->items->len)
-    return FALSE;
-  for (guint i = 0; i < a->items->len; i++)
-    {
-      const PdbSngStamp *x = &g_array_index(a->items, PdbSngStamp, i);
-      const PdbSngStamp *y = &g_array_index(b->items, PdbSngStamp, i);
-
-      if (strcmp(x->path, y->path) != 0 || x->exists != y->exists)
-        return FALSE;
-      if (x->exists && (x->dev != y->dev || x->ino != y->ino
-                        || x->mtime_ns != y->mtime_ns || x->size != y->size))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-void
-pdb_sng_stamps_free(PdbSngStamps *stamps)
-{
-  if (!stamps)
-    return;
-  g_array_free(stamps->items, TRUE);
-  g_free(stamps);
-}
 
 static void
 pdb_sng_db_warn(const gchar *message, gpointer user_data)
@@ -318,12 +236,15 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
     .warning = pdb_sng_db_warn,
     .warning_data = (gpointer) path,
   };
-  PdbSngStamps *before = pdb_sng_stamps_take(path, NULL);
-  PdbDatabase *db = pdb_database_load(path, &options, error);
+  GPtrArray *files;
+  PdbSngStamps *stamps = pdb_sng_stamps_take(path, &files, error);
+  PdbDatabase *db = files ? pdb_database_load_files(files, &options, error) : NULL;
 
+  if (files)
+    g_ptr_array_unref(files);
   if (!db)
     {
-      pdb_sng_stamps_free(before);
+      pdb_sng_stamps_free(stamps);
       return NULL;
     }
 
@@ -331,21 +252,11 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
   self->ref_cnt = 1;
   self->db = db;
   self->path = g_strdup(path);
+  self->stamps = stamps;
   guint counts[PDB_SNG_MEMO_KINDS];
   pdb_sng_db_count_names(db, counts);
   for (guint k = 0; k < PDB_SNG_MEMO_KINDS; k++)
     pdb_sng_memo_init(&self->memos[k], counts[k]);
-  self->stamps = pdb_sng_stamps_take(path, pdb_database_get_files(db));
-  /* The path itself was stamped before reading: a change during the load
-   * is then seen by the next check instead of being lost. */
-  PdbSngStamp *first = &g_array_index(self->stamps->items, PdbSngStamp, 0);
-  PdbSngStamp *early = &g_array_index(before->items, PdbSngStamp, 0);
-  first->exists = early->exists;
-  first->dev = early->dev;
-  first->ino = early->ino;
-  first->mtime_ns = early->mtime_ns;
-  first->size = early->size;
-  pdb_sng_stamps_free(before);
   pdb_sng_db_resolve_tags(self);
   return self;
 }
@@ -391,7 +302,7 @@ pdb_sng_db_lookup_tag(const PdbSngDb *self, const gchar *tag)
 PdbSngStamps *
 pdb_sng_db_stamp_files_now(const PdbSngDb *self)
 {
-  return pdb_sng_stamps_take(self->path, pdb_database_get_files(self->db));
+  return pdb_sng_stamps_take(self->path, NULL, NULL);
 }
 
 gboolean

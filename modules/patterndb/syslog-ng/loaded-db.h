@@ -5,8 +5,8 @@
  * a memo of the NVHandles, macros and tag ids its names resolve to (tags
  * resolved at load, so the message path never takes syslog-ng's tag
  * registry lock for known tags, and never hashes a name's text),
- * and a stamp (device, inode, mtime, size) of every file it was read from,
- * to tell whether the files changed since. It is immutable after
+ * and the stamps (db-stamps.h) of the files its path meant when it was
+ * loaded, to tell whether the path would load something else now. It is immutable after
  * pdb_sng_db_load() and reference counted: readers take a reference, a
  * reload swaps the pointer and drops the old reference.
  */
@@ -14,11 +14,9 @@
 #define PDB_SNG_LOADED_DB_H
 
 #include "db/database.h"
+#include "db-stamps.h"
 
 typedef struct _PdbSngDb PdbSngDb;
-
-/* The stamps of a set of files; compare two sets with pdb_sng_stamps_equal(). */
-typedef struct _PdbSngStamps PdbSngStamps;
 
 /* Loads @path with capture prefix @prefix (may be NULL). On failure returns
  * NULL and sets @error (its message names file:line:column). */
@@ -49,14 +47,11 @@ typedef enum
 guint pdb_sng_db_memo_get(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name);
 void pdb_sng_db_memo_put(const PdbSngDb *self, PdbSngMemoKind kind, const gchar *name, guint value);
 
-/* Stamps the files @self was read from, as they are on disk now. */
+/* Lists and stamps the files @self's path means now. */
 PdbSngStamps *pdb_sng_db_stamp_files_now(const PdbSngDb *self);
-/* TRUE if the files on disk are the ones @self was read from. */
+/* TRUE if @self's path means the files @self was read from, unchanged. */
 gboolean pdb_sng_db_is_current(const PdbSngDb *self);
 /* TRUE if @stamps (from pdb_sng_db_stamp_files_now()) show the files @self was read from. */
 gboolean pdb_sng_db_matches(const PdbSngDb *self, const PdbSngStamps *stamps);
-
-gboolean pdb_sng_stamps_equal(const PdbSngStamps *a, const PdbSngStamps *b);
-void pdb_sng_stamps_free(PdbSngStamps *stamps);
 
 #endif
