@@ -222,6 +222,11 @@ condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *message
 
   if (!action->condition)
     return TRUE;
+  if (action->condition_host)
+    {
+      PdbExprScope scope = { messages, count, NULL };
+      return pdb_host_expr_eval(action->condition_host, &scope);
+    }
   if (!g_hash_table_lookup_extended(self->conditions, action->condition, &orig, (gpointer *) &cond))
     {
       GError *error = NULL;
@@ -321,7 +326,13 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
   copy_scope_fields(self, gen, f);
 
   Lookup l = { self, messages, count, gen };
-  pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
+  /* a backend's templates see the context with the new message last, as 3.38 */
+  gpointer *with_gen = g_new(gpointer, count + 1);
+  memcpy(with_gen, messages, count * sizeof(gpointer));
+  with_gen[count] = gen;
+  PdbExprScope scope = { with_gen, count + 1, NULL };
+  pdb_values_apply_in_scope(sm->values, lookup_messages, &l, &scope, self->host->ops, gen);
+  g_free(with_gen);
   for (guint i = 0; sm->tags && i < sm->tags->len; i++)
     self->host->ops->set_tag(gen, g_ptr_array_index(sm->tags, i));
   return gen;
@@ -353,7 +364,12 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   if (self->expiring_all && self->creating_generation > PDB_CORRELATION_MAX_CHAIN_AT_END)
     return;
   gen = generate(self, &action->message, messages, count, trigger_scope);
-  if (action->create_context_id_template)
+  if (action->create_context_id_host)
+    {
+      PdbExprScope scope = { messages, count, NULL };
+      pdb_host_expr_append(action->create_context_id_host, &scope, id);
+    }
+  else if (action->create_context_id_template)
     {
       Lookup l = { self, messages, count, NULL };
       pdb_template_append(action->create_context_id_template, lookup_messages, &l, id);
@@ -491,7 +507,8 @@ pdb_correlation_rule_values_look_back(const PdbRule *rule)
     {
       const PdbValueDef *v = g_ptr_array_index(rule->values, i);
 
-      if (v->compiled && pdb_template_reads_context(v->compiled))
+      /* a backend's template is evaluated over the context, as 3.38 does */
+      if (v->host || (v->compiled && pdb_template_reads_context(v->compiled)))
         return TRUE;
     }
   return FALSE;
@@ -550,7 +567,11 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
         {
           /* as 3.38: the rule's <values> see the context, @0 being @msg itself */
           Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL };
-          pdb_values_apply(rule->values, lookup_messages, &l, self->host->ops, msg);
+          /* a copy: writing values may move the message's own */
+          gchar *context_id = g_strdup(get_str(self, msg, ".classifier.context_id"));
+          PdbExprScope scope = { ctx->messages->pdata, ctx->messages->len, context_id };
+          pdb_values_apply_in_scope(rule->values, lookup_messages, &l, &scope, self->host->ops, msg);
+          g_free(context_id);
         }
       ScopeFields cf = { ctx->host, ctx->program, ctx->pid };
       run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len,

@@ -16,6 +16,7 @@
 
 #include "db/rule.h"
 #include "db/template.h"
+#include "db/expr-backend.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,11 @@ typedef struct _PdbLoadOptions
   gboolean validate_schema;     /* validate each file against its version's XSD first */
   PdbWarningFunc warning;       /* NULL: warnings go to stderr */
   gpointer warning_data;
+  /* NULL: the db layer's own engine compiles and evaluates every template
+   * and condition (the tool). Else the host's engine takes templates that
+   * call functions and all conditions (db/expr-backend.h); the database
+   * references it for as long as it lives. */
+  PdbExprBackend *backend;
 } PdbLoadOptions;
 
 /*
@@ -116,6 +122,9 @@ typedef struct _PdbMessageOps
   void (*set)(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type);
   void (*set_tag)(gpointer msg, const gchar *tag);
   void (*clear_tag)(gpointer msg, const gchar *tag);
+  /* optional: the host's own message behind @msg, for a backend's templates
+   * (db/expr-backend.h); NULL: @msg is that message */
+  gpointer (*host_message)(gpointer msg);
 } PdbMessageOps;
 
 /*
@@ -148,6 +157,10 @@ void pdb_result_apply_match(const PdbResult *result,
 void pdb_rule_apply_tags(const PdbRule *rule, const PdbMessageOps *ops, gpointer msg);
 void pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
                       const PdbMessageOps *ops, gpointer msg);
+/* The same, and values a backend compiled (PdbValueDef.host) are evaluated
+ * over @scope (NULL: over @msg alone). */
+void pdb_values_apply_in_scope(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
+                               const PdbExprScope *scope, const PdbMessageOps *ops, gpointer msg);
 
 G_END_DECLS
 

@@ -491,19 +491,39 @@ parse_timeout(PdbLoader *self, const gchar *value)
   return (gint) CLAMP(timeout, G_MININT, G_MAXINT);
 }
 
+/* The db layer's compilation of @text; with a backend that takes the text,
+ * also the backend's, in *host (db/expr-backend.h). */
 static PdbTemplate *
-compile_template(PdbLoader *self, const gchar *what, const gchar *text, gboolean with_type_hint)
+compile_template(PdbLoader *self, const gchar *what, const gchar *text, gboolean with_type_hint,
+                 PdbHostExpr **host)
 {
   GError *error = NULL;
-  PdbTemplate *tmpl = pdb_template_compile(text, with_type_hint, &error);
+  PdbTemplate *tmpl = NULL;
 
-  if (!tmpl)
+  if (!pdb_expr_compile_template(self->options ? self->options->backend : NULL, text, with_type_hint,
+                                 &tmpl, host, &error))
     {
       loader_fail(self, PDB_DB_ERROR_TEMPLATE, "rule '%s': %s: template '%s' does not compile: %s",
                   self->rule ? self->rule->id : "", what, text, error->message);
       g_error_free(error);
     }
   return tmpl;
+}
+
+/* With a backend, conditions are compiled at load: one the host refuses
+ * makes the database fail, as it does in the host. */
+static void
+compile_condition(PdbLoader *self, PdbAction *action)
+{
+  GError *error = NULL;
+
+  action->condition_host = pdb_host_expr_compile_condition(self->options->backend, action->condition, &error);
+  if (!action->condition_host)
+    {
+      loader_fail(self, PDB_DB_ERROR_TEMPLATE, "rule '%s': action condition '%s' does not compile: %s",
+                  self->rule ? self->rule->id : "", action->condition, error->message);
+      g_error_free(error);
+    }
 }
 
 static gchar *
@@ -651,7 +671,8 @@ start_rule(PdbLoader *self, const Attributes *attrs)
 
   rule->context_id = attr_pool(self, found[A_CONTEXT_ID], FALSE);
   if (rule->context_id)
-    rule->context_id_template = compile_template(self, "context-id", rule->context_id, FALSE);
+    rule->context_id_template = compile_template(self, "context-id", rule->context_id, FALSE,
+                                                 &rule->context_id_host);
 }
 
 static void
@@ -709,6 +730,8 @@ start_action(PdbLoader *self, const Attributes *attrs)
   g_free(value);
 
   action->condition = attr_dup(attrs, "condition");
+  if (action->condition && self->options && self->options->backend)
+    compile_condition(self, action);
 
   value = attr_dup(attrs, "rate");
   if (value)
@@ -753,7 +776,8 @@ start_create_context(PdbLoader *self, const Attributes *attrs)
                 self->rule->id);
   else
     action->create_context_id_template = compile_template(self, "create-context context-id",
-                                                          action->create_context_id, FALSE);
+                                                          action->create_context_id, FALSE,
+                                                          &action->create_context_id_host);
 }
 
 static void
@@ -933,7 +957,7 @@ end_value(PdbLoader *self, const gchar *text)
     }
 
   gchar *what = g_strdup_printf("value '%s'", self->value_name);
-  value->compiled = compile_template(self, what, text, TRUE);
+  value->compiled = compile_template(self, what, text, TRUE, &value->host);
   g_free(what);
   if (!value->compiled)
     return;

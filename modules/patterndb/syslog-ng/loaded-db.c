@@ -29,6 +29,7 @@
  * last unref frees the memo.
  */
 #include "loaded-db.h"
+#include "host-expr.h"
 
 #include "logmsg/tags.h"
 #include "messages.h"
@@ -81,6 +82,7 @@ struct _PdbSngDb
   PdbSngMemo memos[PDB_SNG_MEMO_KINDS];
   gchar *path;
   PdbSngStamps *stamps;
+  GlobalConfig *compiled_with;  /* the config of its syslog-ng templates and filters, or NULL */
 };
 
 static void
@@ -299,17 +301,21 @@ pdb_sng_db_resolve_tags(PdbSngDb *self)
 }
 
 PdbSngDb *
-pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
+pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *cfg, GError **error)
 {
+  PdbExprBackend *backend = cfg ? pdb_sng_host_expr_new(cfg) : NULL;
   PdbLoadOptions options =
   {
     .capture_prefix = prefix,
     .warning = pdb_sng_db_warn,
     .warning_data = (gpointer) path,
+    .backend = backend,
   };
   PdbSngStamps *before = pdb_sng_stamps_take(path, NULL);
   PdbDatabase *db = pdb_database_load(path, &options, error);
+  gboolean host_compiled = backend && pdb_sng_host_expr_used(backend);
 
+  pdb_expr_backend_unref(backend);
   if (!db)
     {
       pdb_sng_stamps_free(before);
@@ -320,6 +326,7 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
   self->ref_cnt = 1;
   self->db = db;
   self->path = g_strdup(path);
+  self->compiled_with = host_compiled ? cfg : NULL;
   guint counts[PDB_SNG_MEMO_KINDS];
   pdb_sng_db_count_names(db, counts);
   for (guint k = 0; k < PDB_SNG_MEMO_KINDS; k++)
@@ -387,6 +394,12 @@ gboolean
 pdb_sng_db_matches(const PdbSngDb *self, const PdbSngStamps *stamps)
 {
   return pdb_sng_stamps_equal(self->stamps, stamps);
+}
+
+gboolean
+pdb_sng_db_fits_config(const PdbSngDb *self, GlobalConfig *cfg)
+{
+  return !self->compiled_with || self->compiled_with == cfg;
 }
 
 gboolean

@@ -202,10 +202,18 @@ pdb_sng_clear_tag(gpointer p, const gchar *tag)
     log_msg_clear_tag_by_id(m->msg, id);
 }
 
+/* The LogMessage that syslog-ng's templates (host-expr.c) evaluate over. */
+static gpointer
+pdb_sng_host_message(gpointer p)
+{
+  return ((PdbSngMessage *) p)->msg;
+}
+
 const PdbMessageOps pdb_sng_message_ops =
 {
   .get = pdb_sng_get,
   .set = pdb_sng_set,
   .set_tag = pdb_sng_set_tag,
   .clear_tag = pdb_sng_clear_tag,
+  .host_message = pdb_sng_host_message,
 };
