@@ -1,0 +1,168 @@
+#!/bin/bash
+# tests/e2e/test-host-expr.sh: in the daemon, templates that call functions
+# and action conditions are syslog-ng's own (syslog-ng/host-expr.c). One
+# database uses, in <value>s, context-ids, action <message>s and
+# conditions, functions outside the db layer's own set and functions of
+# other modules the daemon has loaded ($(format-json) from json-plugin,
+# $(sha1) and $(hash) from cryptofuncs, $(format-welf) from kvformat), and
+# filter functions in conditions (match(), tags(), program(), host(),
+# message(), level(), facility(), netmask(), in-list(), template
+# comparisons, and/or/not), with a correlation context whose match and
+# timeout actions use $(context-values), $(context-lookup) and
+# $(context-length). The same input goes through our db-parser() and
+# syslog-ng 3.38's own (`@module dbparser`, Debian's module only): every
+# output line must be the same. Then a database 3.38 refuses (an unknown
+# function, a condition that does not parse) is refused by ours too.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/e2e/daemon.sh"
+e2e_setup
+
+T=$TEST_TMPDIR
+plan 9
+
+printf 'alice\nvip-user\n' >"$T/users.list"
+
+cat >"$T/funcs.xml" <<XML
+<?xml version='1.0' encoding='UTF-8'?>
+<patterndb version='4' pub_date='2024-01-01'>
+ <ruleset name='login' id='rs-login'>
+  <pattern>authd</pattern>
+  <rules>
+   <rule provider='test' id='r-login' class='system'
+         context-id='\$(sha1 \${user})' context-scope='program' context-timeout='2'>
+    <patterns><pattern>login @ESTRING:user: @from @IPv4:ip@ port @NUMBER:port@</pattern></patterns>
+    <tags><tag>login</tag></tags>
+    <values>
+      <value name='json'>\$(format-json --scope none --key user --key ip --key port)</value>
+      <value name='digest'>\$(hash --length 12 \${user}@\${ip})</value>
+      <value name='port_next'>int64(\$(+ \${port} 1))</value>
+      <value name='welf'>\$(format-welf --scope none --key user --key port)</value>
+      <value name='seen'>\$(context-length)</value>
+      <value name='plain'>\${user} from \${ip}</value>
+      <value name='grepped'>\$(grep ("\${ip}" ne "") \${user})</value>
+    </values>
+    <actions>
+      <action condition='match("^10[.]" value("ip")) and program("authd") and not message("denied")' trigger='match'>
+        <message inherit-properties='context'>
+          <values>
+            <value name='MESSAGE'>net10 \$(context-values \${user}) \$(uppercase \${user}) len=\$(context-length)</value>
+          </values>
+          <tags><tag>net10</tag></tags>
+        </message>
+      </action>
+      <action condition='in-list("$T/users.list", value("user")) or "\$(length \${user})" == "3"' trigger='match'>
+        <message inherit-mode='none'>
+          <values><value name='MESSAGE'>listed \${user}@1 \$(sha1 --length 8 \${ip}@1)</value></values>
+        </message>
+      </action>
+      <action condition='level(notice..emerg) and facility(user) and tags("login") and netmask("127.0.0.0/8")' trigger='match'>
+        <message inherit-mode='none'>
+          <values><value name='MESSAGE'>filters \${user}@1 \${PROGRAM}</value></values>
+        </message>
+      </action>
+      <action condition='host("nosuchhost") or tags("nosuchtag")' trigger='match'>
+        <message><values><value name='MESSAGE'>never \${user}</value></values></message>
+      </action>
+      <action trigger='timeout' condition='"\$(context-length)" &gt;= "2"'>
+        <message inherit-mode='none'>
+          <values>
+            <value name='MESSAGE'>closed n=\$(context-length) users=\$(context-values \${user}) first10=\$(context-lookup --max-count 1 match("^10[.]" value("ip")) \${user})</value>
+          </values>
+        </message>
+      </action>
+    </actions>
+   </rule>
+  </rules>
+ </ruleset>
+</patterndb>
+XML
+
+# one configuration, $MODULE replaced: ours or 3.38's own db-parser()
+cat >"$T/conf.in" <<CONF
+@version: 3.38
+@module MODULE
+@module cryptofuncs
+@module json-plugin
+@module kvformat
+options { stats-freq(0); };
+source s_local { unix-stream("$T/sock"); };
+destination d_out {
+  file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} msg=\${MESSAGE} json=\${json} digest=\${digest} welf=\${welf} seen=\${seen} plain=\${plain} grepped=\${grepped} tags=\${TAGS} typed=\$(format-json --no-cast --scope none --key port_next --key port)\n"));
+};
+log { source(s_local); parser { db-parser(file("$T/funcs.xml") inject-mode(pass-through)); }; destination(d_out); };
+CONF
+sed -e 's/MODULE/patterndb/' -e 's/OUT/ours.log/' "$T/conf.in" >"$T/ours.conf"
+sed -e 's/MODULE/dbparser/' -e 's/OUT/stock.log/' "$T/conf.in" >"$T/stock.conf"
+
+LINES=(
+  "<13>Jan  1 00:00:00 authd[1]: login bob from 10.1.2.3 port 22"
+  "<13>Jan  1 00:00:01 authd[2]: login alice from 192.168.7.1 port 2200"
+  "<13>Jan  1 00:00:02 authd[3]: login bob from 172.16.0.9 port 80"
+  "<13>Jan  1 00:00:03 authd[4]: login carol from 10.9.9.9 port 5"
+  "<10>Jan  1 00:00:04 authd[5]: login dave from 10.0.0.1 port 65535"
+  "<13>Jan  1 00:00:05 other[6]: login bob from 10.1.2.3 port 22"
+)
+
+# run_daemon NAME CONF OUT: the lines, then wait for the timeout actions
+run_daemon() {
+  local name=$1 conf=$2 out=$3
+  if ! daemon_start "$conf" "$name"; then
+    return 1
+  fi
+  send_lines "$T/sock" "${LINES[@]}"
+  # the six lines come back, then the contexts (2 s) expire
+  wait_lines "$T/$out" 6 20
+  sleep 4
+  daemon_stop
+}
+
+saved=$MODULE_PATH
+MODULE_PATH="$SYSTEM_MODULE_DIR"
+run_daemon stock "$T/stock.conf" stock.log || diag "3.38 did not start: $(cat "$DAEMON_LOG")"
+MODULE_PATH=$saved
+run_daemon ours "$T/ours.conf" ours.log || diag "ours did not start: $(cat "$DAEMON_LOG")"
+
+check "3.38's own db-parser() loaded the database (so the comparison means something)" \
+  grep -q 'net10 bob' "$T/stock.log"
+# ${TAGS} lists tags in the order syslog-ng registered them, which differs
+# between the two modules: compare each line's tags as a set
+tags_sorted() {
+  awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^tags=/) { n = split(substr($i, 6), t, ",");
+         for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++) if (t[b] < t[a]) { x = t[a]; t[a] = t[b]; t[b] = x }
+         s = "tags="; for (a = 1; a <= n; a++) s = s (a > 1 ? "," : "") t[a]; $i = s } print }' "$1" 2>/dev/null
+}
+check_eq "the same lines (values, context-ids, match and timeout actions), in any order" \
+  "$(tags_sorted "$T/stock.log" | sort)" "$(tags_sorted "$T/ours.log" | sort)"
+check_eq "the same lines in the same order, timeout messages aside" \
+  "$(tags_sorted "$T/stock.log" | grep -v 'msg=closed')" "$(tags_sorted "$T/ours.log" | grep -v 'msg=closed')"
+check_eq "typed values as 3.38 sets them (a cast in a <value> with a function, an @NUMBER@ capture)" \
+  'typed={"port_next":23,"port":22}' "$(grep -o 'typed=.*' "$T/ours.log" | head -1)"
+check "a condition that holds for no message fires nothing" \
+  bash -c "! grep -q 'msg=never' '$T/ours.log'"
+# the new message is the context's last while its values are evaluated
+check_eq "timeout actions with \$(context-lookup) and \$(context-values) ran" \
+  'msg=closed n=3 users=bob,bob,"" first10=bob' "$(grep -o 'msg=closed[^j]*' "$T/ours.log" | sed 's/ $//')"
+
+# A database 3.38 cannot compile: 3.38 logs the error and runs without it;
+# ours refuses the configuration (README: a broken database at startup is
+# an error), naming the function or the condition.
+refused() {
+  local what=$1 xml=$2 pattern=$3
+  sed "s|$T/funcs.xml|$xml|" "$T/ours.conf" >"$T/bad.conf"
+  if daemon_start "$T/bad.conf" bad; then
+    daemon_stop
+    not_ok "$what: ours refuses the database"
+    return
+  fi
+  if grep -q "$pattern" "$DAEMON_LOG"; then
+    ok "$what: ours refuses the database, naming the problem"
+  else
+    not_ok "$what: ours refuses the database, naming the problem"; diag "$(cat "$DAEMON_LOG")"
+  fi
+}
+sed 's/\$(+ /$(no-such-function /' "$T/funcs.xml" >"$T/bad-func.xml"
+refused "an unknown template function" "$T/bad-func.xml" 'Unknown template function.*no-such-function'
+sed 's/host("nosuchhost") or/host("nosuchhost") or or/' "$T/funcs.xml" >"$T/bad-cond.xml"
+refused "a condition syslog-ng cannot parse" "$T/bad-cond.xml" "action condition .* does not compile"
+sed 's/tags("nosuchtag")/no-such-filter("x")/' "$T/funcs.xml" >"$T/bad-filter.xml"
+refused "an unknown filter function" "$T/bad-filter.xml" "action condition .* does not compile"
