@@ -9,7 +9,8 @@
 # message(), level(), facility(), netmask(), in-list(), template
 # comparisons, and/or/not), with a correlation context whose match and
 # timeout actions use $(context-values), $(context-lookup) and
-# $(context-length). The same input goes through our db-parser() and
+# $(context-length), and ${CONTEXT_ID} in templates with functions (rule
+# values, actions, a context made by <create-context>). The same input goes through our db-parser() and
 # syslog-ng 3.38's own (`@module dbparser`, Debian's module only): every
 # output line must be the same. Then a database 3.38 refuses (an unknown
 # function, a condition that does not parse) is refused by ours too.
@@ -18,7 +19,7 @@
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 9
+plan 10
 
 printf 'alice\nvip-user\n' >"$T/users.list"
 
@@ -74,6 +75,35 @@ cat >"$T/funcs.xml" <<XML
    </rule>
   </rules>
  </ruleset>
+ <ruleset name='sessions' id='rs-sess'>
+  <pattern>sessd</pattern>
+  <rules>
+   <rule provider='test' id='r-sess' class='system'
+         context-id='\$(lowercase \${user})' context-scope='global' context-timeout='1'>
+    <patterns><pattern>open @ANYSTRING:user@</pattern></patterns>
+    <values><value name='plain'>id=\$(echo \${CONTEXT_ID})</value></values>
+    <actions>
+      <action trigger='match'>
+        <message inherit-mode='none'>
+          <values><value name='MESSAGE'>opened \$(echo \${CONTEXT_ID}) \${.classifier.context_id}@1</value></values>
+        </message>
+      </action>
+      <action trigger='timeout'>
+        <message inherit-mode='none'>
+          <values><value name='MESSAGE'>expired \$(echo \${CONTEXT_ID}) \$(context-length)</value></values>
+        </message>
+      </action>
+      <action trigger='match' condition='"\$(context-length)" == "1"'>
+        <create-context context-id='child-\$(uppercase \${user})' context-scope='global'>
+          <message inherit-mode='last-message'>
+            <values><value name='MESSAGE'>child \$(echo \${CONTEXT_ID})</value></values>
+          </message>
+        </create-context>
+      </action>
+    </actions>
+   </rule>
+  </rules>
+ </ruleset>
 </patterndb>
 XML
 
@@ -101,6 +131,8 @@ LINES=(
   "<13>Jan  1 00:00:03 authd[4]: login carol from 10.9.9.9 port 5"
   "<10>Jan  1 00:00:04 authd[5]: login dave from 10.0.0.1 port 65535"
   "<13>Jan  1 00:00:05 other[6]: login bob from 10.1.2.3 port 22"
+  "<13>Jan  1 00:00:06 sessd[7]: open Zed"
+  "<13>Jan  1 00:00:06 sessd[8]: open zed"
 )
 
 # run_daemon NAME CONF OUT: the lines, then wait for the timeout actions
@@ -111,7 +143,7 @@ run_daemon() {
   fi
   send_lines "$T/sock" "${LINES[@]}"
   # the six lines come back, then the contexts (2 s) expire
-  wait_lines "$T/$out" 6 20
+  wait_lines "$T/$out" 8 20
   sleep 4
   daemon_stop
 }
@@ -134,9 +166,17 @@ tags_sorted() {
 check_eq "the same lines (values, context-ids, match and timeout actions), in any order" \
   "$(tags_sorted "$T/stock.log" | sort)" "$(tags_sorted "$T/ours.log" | sort)"
 check_eq "the same lines in the same order, timeout messages aside" \
-  "$(tags_sorted "$T/stock.log" | grep -v 'msg=closed')" "$(tags_sorted "$T/ours.log" | grep -v 'msg=closed')"
+  "$(tags_sorted "$T/stock.log" | grep -v 'msg=closed\|msg=expired')" \
+  "$(tags_sorted "$T/ours.log" | grep -v 'msg=closed\|msg=expired')"
 check_eq "typed values as 3.38 sets them (a cast in a <value> with a function, an @NUMBER@ capture)" \
   'typed={"port_next":23,"port":22}' "$(grep -o 'typed=.*' "$T/ours.log" | head -1)"
+check_eq "\${CONTEXT_ID} in templates of rule values, match and timeout actions and created contexts" \
+"expired child-ZED 2
+expired zed 3
+opened zed zed
+opened zed zed
+plain=id=zed
+plain=id=zed" "$(grep -o 'msg=\(opened\|expired\) [^ ]* [^ ]*\|plain=id=[^ ]*' "$T/ours.log" | sed 's/^msg=//' | sort)"
 check "a condition that holds for no message fires nothing" \
   bash -c "! grep -q 'msg=never' '$T/ours.log'"
 # the new message is the context's last while its values are evaluated

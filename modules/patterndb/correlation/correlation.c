@@ -48,6 +48,7 @@ struct _PdbCorrelation
   GPtrArray *pending;      /* synthetic messages to emit once unlocked */
   guint creating_generation; /* generation of a context created now */
   gboolean expiring_all;   /* inside pdb_correlation_expire_all() */
+  const gchar *acting_context_id; /* the id of the context whose actions run now, or NULL */
 };
 
 /*
@@ -170,6 +171,23 @@ append_scope_key(GString *key, PdbContextScope scope, const ScopeFields *f)
   g_string_append_c(key, '\x1f');
 }
 
+/* The expanded context-id of @ctx: its key after the scope fields
+ * (append_scope_key() writes four separated fields). For the backend's
+ * ${CONTEXT_ID} (db/expr-backend.h). */
+static const gchar *
+context_id_of(const Context *ctx)
+{
+  const gchar *id = ctx->key;
+
+  for (gint fields = 0; fields < 4 && id; fields++)
+    {
+      id = strchr(id, '\x1f');
+      if (id)
+        id++;
+    }
+  return id ? id : "";
+}
+
 /* ---- template lookup over a list of messages; index 0 is the newest ---- */
 
 typedef struct
@@ -224,7 +242,7 @@ condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *message
     return TRUE;
   if (action->condition_host)
     {
-      PdbExprScope scope = { messages, count, NULL };
+      PdbExprScope scope = { messages, count, self->acting_context_id };
       return pdb_host_expr_eval(action->condition_host, &scope);
     }
   if (!g_hash_table_lookup_extended(self->conditions, action->condition, &orig, (gpointer *) &cond))
@@ -330,7 +348,7 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
   gpointer *with_gen = g_new(gpointer, count + 1);
   memcpy(with_gen, messages, count * sizeof(gpointer));
   with_gen[count] = gen;
-  PdbExprScope scope = { with_gen, count + 1, NULL };
+  PdbExprScope scope = { with_gen, count + 1, self->acting_context_id };
   pdb_values_apply_in_scope(sm->values, lookup_messages, &l, &scope, self->host->ops, gen);
   g_free(with_gen);
   for (guint i = 0; sm->tags && i < sm->tags->len; i++)
@@ -366,7 +384,7 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   gen = generate(self, &action->message, messages, count, trigger_scope);
   if (action->create_context_id_host)
     {
-      PdbExprScope scope = { messages, count, NULL };
+      PdbExprScope scope = { messages, count, self->acting_context_id };
       pdb_host_expr_append(action->create_context_id_host, &scope, id);
     }
   else if (action->create_context_id_template)
@@ -482,9 +500,11 @@ expire_context(PdbCorrelation *self, Context *ctx)
   if (g_hash_table_lookup(self->contexts, ctx->key) == ctx)
     g_hash_table_remove(self->contexts, ctx->key);
   self->creating_generation = ctx->generation + 1;
+  self->acting_context_id = context_id_of(ctx);
   if (ctx->rule)
     run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len,
                 ctx->scope, &f, TRUE);
+  self->acting_context_id = NULL;
   self->creating_generation = outer_generation;
   context_free(self, ctx);
 }
@@ -567,15 +587,14 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
         {
           /* as 3.38: the rule's <values> see the context, @0 being @msg itself */
           Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL };
-          /* a copy: writing values may move the message's own */
-          gchar *context_id = g_strdup(get_str(self, msg, ".classifier.context_id"));
-          PdbExprScope scope = { ctx->messages->pdata, ctx->messages->len, context_id };
+          PdbExprScope scope = { ctx->messages->pdata, ctx->messages->len, context_id_of(ctx) };
           pdb_values_apply_in_scope(rule->values, lookup_messages, &l, &scope, self->host->ops, msg);
-          g_free(context_id);
         }
       ScopeFields cf = { ctx->host, ctx->program, ctx->pid };
+      self->acting_context_id = context_id_of(ctx);
       run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len,
                   ctx->scope, &cf, TRUE);
+      self->acting_context_id = NULL;
     }
   else if (rule && rule->actions && rule->actions->len)
     {
