@@ -13,13 +13,16 @@
 # values, actions, a context made by <create-context>). The same input goes through our db-parser() and
 # syslog-ng 3.38's own (`@module dbparser`, Debian's module only): every
 # output line must be the same. Then a database 3.38 refuses (an unknown
-# function, a condition that does not parse) is refused by ours too.
+# function, a condition that does not parse) is refused by ours too. Last,
+# reloads: on SIGHUP such a database is compiled again with the new
+# configuration even when its file did not change, and a file changed on
+# disk is compiled by syslog-ng from the thread that notices it.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 10
+plan 13
 
 printf 'alice\nvip-user\n' >"$T/users.list"
 
@@ -206,3 +209,52 @@ sed 's/host("nosuchhost") or/host("nosuchhost") or or/' "$T/funcs.xml" >"$T/bad-
 refused "a condition syslog-ng cannot parse" "$T/bad-cond.xml" "action condition .* does not compile"
 sed 's/tags("nosuchtag")/no-such-filter("x")/' "$T/funcs.xml" >"$T/bad-filter.xml"
 refused "an unknown filter function" "$T/bad-filter.xml" "action condition .* does not compile"
+
+# Reloads.
+cat >"$T/live.in" <<'XML'
+<patterndb version='4' pub_date='2024-01-01'>
+ <ruleset name='rl' id='rs-rl'><pattern>rl</pattern><rules>
+  <rule provider='test' id='r-rl' class='system'>
+   <patterns><pattern>ping @ANYSTRING:x@</pattern></patterns>
+   <values><value name='v'>$(uppercase ${x})</value></values>
+  </rule>
+ </rules></ruleset>
+</patterndb>
+XML
+cp "$T/live.in" "$T/live.xml"
+cat >"$T/live.conf" <<CONF
+@version: 3.38
+@module patterndb
+@module cryptofuncs
+source s_local { unix-stream("$T/sock"); };
+destination d_out { file("$T/live.log" template("\${v}\n")); };
+log { source(s_local); parser { db-parser(file("$T/live.xml")); }; destination(d_out); };
+CONF
+n_live=0
+ping() {
+  n_live=$((n_live + 1))
+  send_lines "$T/sock" "<13>Jan  1 00:00:00 rl[1]: ping $1"
+  wait_lines "$T/live.log" "$n_live" 10
+  tail -n 1 "$T/live.log"
+}
+export PATTERNDB_CHECK_INTERVAL=1
+if daemon_start "$T/live.conf" live; then
+  ping first >/dev/null
+  daemon_reload
+  check_eq "SIGHUP, file unchanged: compiled again with the new configuration, and working" \
+    "1 SECOND" "$(grep -c 'pattern database reloaded' "$DAEMON_LOG") $(ping second)"
+  sed 's/\$(uppercase /$(sha1 --length 6 /' "$T/live.in" >"$T/live.new" && mv "$T/live.new" "$T/live.xml"
+  want=$(printf third | sha1sum | cut -c1-6)
+  sleep 2
+  got=$(ping third)
+  for i in 1 2 3 4 5; do
+    [ "$got" = "$want" ] && break
+    sleep 1
+    got=$(ping third)
+  done
+  check_eq "a file changed on disk: a function of another module compiled by the worker that noticed" "$want" "$got"
+  check "the daemon is still running" kill -0 "$DAEMON_PID"
+  daemon_stop
+else
+  for i in 1 2 3; do not_ok "the daemon with the live database did not start"; done
+fi
