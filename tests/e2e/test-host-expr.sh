@@ -16,13 +16,16 @@
 # function, a condition that does not parse) is refused by ours too. Last,
 # reloads: on SIGHUP such a database is compiled again with the new
 # configuration even when its file did not change, and a file changed on
-# disk is compiled by syslog-ng from the thread that notices it.
+# disk is compiled by syslog-ng from the thread that notices it. And one
+# database of functions both engines have runs through the `patterndb`
+# tool (its own engine), the daemon (syslog-ng's) and pdbtool: the same
+# values from all three.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 13
+plan 14
 
 printf 'alice\nvip-user\n' >"$T/users.list"
 
@@ -257,4 +260,49 @@ if daemon_start "$T/live.conf" live; then
   daemon_stop
 else
   for i in 1 2 3; do not_ok "the daemon with the live database did not start"; done
+fi
+
+# One language, two engines: the tool, the daemon and pdbtool.
+cat >"$T/basic.xml" <<'XML'
+<patterndb version='4' pub_date='2024-01-01'>
+ <ruleset name='b' id='rs-b'><pattern>appd</pattern><rules>
+  <rule provider='test' id='r-b' class='system' context-id='$(lowercase ${user})' context-timeout='30'>
+   <patterns><pattern>user @ESTRING:user: @path @ESTRING:path: @note @ANYSTRING:note@</pattern></patterns>
+   <values>
+    <value name='a'>$(uppercase ${user})-$(length ${path})</value>
+    <value name='b'>$(substr ${path} 1 4)|$(strip ${note})|$(echo x${user}y)</value>
+    <value name='c'>$(if ("${user}" == "root") admin other) $(replace-delimiter "/" "," ${path})</value>
+    <value name='d'>$(sanitize ${path}) $(context-length) $(lowercase ${note})</value>
+   </values>
+  </rule>
+ </rules></ruleset>
+</patterndb>
+XML
+BASIC_LINES=(
+  "<13>Jan  1 00:00:00 host appd[1]: user root path /var/log/x note  Hello World "
+  "<13>Jan  1 00:00:01 host appd[2]: user Bob path a/b/c note x"
+  "<13>Jan  1 00:00:02 host appd[3]: user eve path  note "
+)
+printf '%s\n' "${BASIC_LINES[@]}" >"$T/basic.in"
+TMPL='${.classifier.rule_id}|${a}|${b}|${c}|${d}'
+cat >"$T/basic.conf" <<CONF
+@version: 3.38
+@module patterndb
+source s_local { unix-stream("$T/sock"); };
+destination d_out { file("$T/basic.log" template("$(printf '%s' "$TMPL" | sed 's/\$/\\$/g')\n")); };
+log { source(s_local); parser { db-parser(file("$T/basic.xml")); }; destination(d_out); };
+CONF
+from_pdbtool=$(/usr/bin/pdbtool match -p "$T/basic.xml" -f "$T/basic.in" -T "$TMPL"$'\n' 2>/dev/null)
+from_tool=$("$top_builddir/patterndb" match -p "$T/basic.xml" -f "$T/basic.in" -T "$TMPL"$'\n' 2>&1)
+if daemon_start "$T/basic.conf" basic; then
+  # a local socket carries no hostname
+  send_lines "$T/sock" "${BASIC_LINES[@]/ host / }"
+  wait_lines "$T/basic.log" 3 10
+  daemon_stop
+fi
+if [ -n "$from_pdbtool" ] && [ "$from_pdbtool" = "$from_tool" ] && [ "$from_tool" = "$(cat "$T/basic.log" 2>/dev/null)" ]; then
+  ok "the tool, the daemon and pdbtool give the same values"
+else
+  not_ok "the tool, the daemon and pdbtool give the same values"
+  diag "pdbtool: $from_pdbtool"; diag "tool: $from_tool"; diag "daemon: $(cat "$T/basic.log" 2>&1)"
 fi
