@@ -495,16 +495,18 @@ expire_context(PdbCorrelation *self, Context *ctx)
 {
   ScopeFields f = { ctx->host, ctx->program, ctx->pid };
   guint outer_generation = self->creating_generation;
+  const gchar *outer_context_id = self->acting_context_id;
 
   g_tree_remove(self->timers, ctx);
   if (g_hash_table_lookup(self->contexts, ctx->key) == ctx)
     g_hash_table_remove(self->contexts, ctx->key);
   self->creating_generation = ctx->generation + 1;
+  /* @ctx is out of the timers: nothing frees it (or its key) before we do */
   self->acting_context_id = context_id_of(ctx);
   if (ctx->rule)
     run_actions(self, ctx->db, ctx->rule, PDB_TRIGGER_TIMEOUT, ctx->messages->pdata, ctx->messages->len,
                 ctx->scope, &f, TRUE);
-  self->acting_context_id = NULL;
+  self->acting_context_id = outer_context_id;
   self->creating_generation = outer_generation;
   context_free(self, ctx);
 }
@@ -591,10 +593,13 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
           pdb_values_apply_in_scope(rule->values, lookup_messages, &l, &scope, self->host->ops, msg);
         }
       ScopeFields cf = { ctx->host, ctx->program, ctx->pid };
-      self->acting_context_id = context_id_of(ctx);
+      /* a copy: an action that opens a context may expire this one */
+      gchar *context_id = g_strdup(context_id_of(ctx));
+      self->acting_context_id = context_id;
       run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len,
                   ctx->scope, &cf, TRUE);
       self->acting_context_id = NULL;
+      g_free(context_id);
     }
   else if (rule && rule->actions && rule->actions->len)
     {
