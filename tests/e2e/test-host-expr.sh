@@ -45,7 +45,7 @@ cat >"$T/funcs.xml" <<XML
       <value name='port_next'>int64(\$(+ \${port} 1))</value>
       <value name='welf'>\$(format-welf --scope none --key user --key port)</value>
       <value name='seen'>\$(context-length)</value>
-      <value name='plain'>\${user} from \${ip}</value>
+      <value name='plain'>\${user}@@\${ip} \${nothing:-none} \$\$ \$user</value>
       <value name='grepped'>\$(grep ("\${ip}" ne "") \${user})</value>
     </values>
     <actions>

@@ -45,10 +45,26 @@ pdb_expr_backend_unref(PdbExprBackend *self)
     self->klass->free(self);
 }
 
+/* `$name` or `${name}` and nothing else. */
+static gboolean
+is_plain_reference(const gchar *text)
+{
+  gsize length = strlen(text);
+
+  if (length < 2 || text[0] != '$')
+    return FALSE;
+  if (text[1] == '{')
+    return length > 3 && text[length - 1] == '}' && strcspn(text + 2, "${}:") == length - 3;
+  for (const gchar *p = text + 1; *p; p++)
+    if (!g_ascii_isalnum(*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 pdb_expr_backend_takes_template(const gchar *text)
 {
-  return text && strstr(text, "$(") != NULL;
+  return text && strchr(text, '$') && !is_plain_reference(text);
 }
 
 static PdbHostExpr *

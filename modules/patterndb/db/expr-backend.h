@@ -8,9 +8,11 @@
  * compiler, syslog-ng/host-expr.c) passes a backend, and then:
  *
  *   text                                  compiled by       evaluated by
- *   template without a function call      the db layer      the db layer (fast path:
- *     (literal text, $name, ${name}@N ...)                  no call into the host)
- *   template with `$(`                    the backend       the backend
+ *   literal text (no `$`), or one plain   the db layer      the db layer (the fast path:
+ *     reference (`$name`, `${name}`)                        no call into the host)
+ *   any other template (functions,        the backend       the backend
+ *     ${name}@N, ${name:-default}, text
+ *     around references ...)
  *   action condition                      the backend       the backend
  *
  * A text the backend refuses is a load error (PDB_DB_ERROR_TEMPLATE), as it
@@ -73,7 +75,8 @@ void pdb_expr_backend_init(PdbExprBackend *self, const PdbExprBackendClass *klas
 PdbExprBackend *pdb_expr_backend_ref(PdbExprBackend *self);
 void pdb_expr_backend_unref(PdbExprBackend *self);
 
-/* TRUE when a template text goes to the backend: it calls a function. */
+/* TRUE when a template text goes to the backend: it is neither literal
+ * text nor one plain reference. */
 gboolean pdb_expr_backend_takes_template(const gchar *text);
 
 /* A template or a condition compiled by a backend. */
