@@ -25,7 +25,7 @@
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 14
+plan 15
 
 printf 'alice\nvip-user\n' >"$T/users.list"
 
@@ -43,9 +43,11 @@ cat >"$T/funcs.xml" <<XML
       <value name='json'>\$(format-json --scope none --key user --key ip --key port)</value>
       <value name='digest'>\$(hash --length 12 \${user}@\${ip})</value>
       <value name='port_next'>int64(\$(+ \${port} 1))</value>
+      <value name='portref'>\${port}</value>
+      <value name='portref2'>\$port</value>
       <value name='welf'>\$(format-welf --scope none --key user --key port)</value>
       <value name='seen'>\$(context-length)</value>
-      <value name='plain'>\${user}@@\${ip} \${nothing:-none} \$\$ \$user</value>
+      <value name='plain'>\${user} from \${ip} \${nothing:-none} \$\$ \$user</value>
       <value name='grepped'>\$(grep ("\${ip}" ne "") \${user})</value>
     </values>
     <actions>
@@ -78,6 +80,15 @@ cat >"$T/funcs.xml" <<XML
         </message>
       </action>
     </actions>
+   </rule>
+  </rules>
+ </ruleset>
+ <ruleset name='numbers' id='rs-num'>
+  <pattern>numd</pattern>
+  <rules>
+   <rule provider='test' id='r-num' class='system'>
+    <patterns><pattern>n @NUMBER:num@ f @FLOAT:flt@</pattern></patterns>
+    <values><value name='numref'>\${num}</value><value name='fltref'>\$flt</value></values>
    </rule>
   </rules>
  </ruleset>
@@ -123,7 +134,7 @@ cat >"$T/conf.in" <<CONF
 options { stats-freq(0); };
 source s_local { unix-stream("$T/sock"); };
 destination d_out {
-  file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} msg=\${MESSAGE} json=\${json} digest=\${digest} welf=\${welf} seen=\${seen} plain=\${plain} grepped=\${grepped} tags=\${TAGS} typed=\$(format-json --no-cast --scope none --key port_next --key port)\n"));
+  file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} msg=\${MESSAGE} json=\${json} digest=\${digest} welf=\${welf} seen=\${seen} plain=\${plain} grepped=\${grepped} tags=\${TAGS} typed=\$(format-json --no-cast --scope none --key port_next --key port --key portref --key portref2 --key numref --key fltref)\n"));
 };
 log { source(s_local); parser { db-parser(file("$T/funcs.xml") inject-mode(pass-through)); }; destination(d_out); };
 CONF
@@ -137,6 +148,7 @@ LINES=(
   "<13>Jan  1 00:00:03 authd[4]: login carol from 10.9.9.9 port 5"
   "<10>Jan  1 00:00:04 authd[5]: login dave from 10.0.0.1 port 65535"
   "<13>Jan  1 00:00:05 other[6]: login bob from 10.1.2.3 port 22"
+  "<13>Jan  1 00:00:05 numd[9]: n 5 f 2.5"
   "<13>Jan  1 00:00:06 sessd[7]: open Zed"
   "<13>Jan  1 00:00:06 sessd[8]: open zed"
 )
@@ -149,7 +161,7 @@ run_daemon() {
   fi
   send_lines "$T/sock" "${LINES[@]}"
   # the six lines come back, then the contexts (2 s) expire
-  wait_lines "$T/$out" 8 20
+  wait_lines "$T/$out" 9 20
   sleep 4
   daemon_stop
 }
@@ -174,8 +186,8 @@ check_eq "the same lines (values, context-ids, match and timeout actions), in an
 check_eq "the same lines in the same order, timeout messages aside" \
   "$(tags_sorted "$T/stock.log" | grep -v 'msg=closed\|msg=expired')" \
   "$(tags_sorted "$T/ours.log" | grep -v 'msg=closed\|msg=expired')"
-check_eq "typed values as 3.38 sets them (a cast in a <value> with a function, an @NUMBER@ capture)" \
-  'typed={"port_next":23,"port":22}' "$(grep -o 'typed=.*' "$T/ours.log" | head -1)"
+check_eq "typed values as 3.38 sets them (a cast in a <value> with a function, an @NUMBER@ capture, values that refer to it)" \
+  'typed={"portref2":22,"portref":22,"port_next":23,"port":22}' "$(grep -o 'typed=.*' "$T/ours.log" | head -1)"
 check_eq "\${CONTEXT_ID} in templates of rule values, match and timeout actions and created contexts" \
 "expired child-ZED 2
 expired zed 3
@@ -183,6 +195,8 @@ opened zed zed
 opened zed zed
 plain=id=zed
 plain=id=zed" "$(grep -o 'msg=\(opened\|expired\) [^ ]* [^ ]*\|plain=id=[^ ]*' "$T/ours.log" | sed 's/^msg=//' | sort)"
+check_eq "values that are one plain reference keep the type of what they refer to, without a context" \
+  'typed={"numref":5,"fltref":2.5}' "$(grep '^numd' "$T/ours.log" | grep -o 'typed=.*')"
 check "a condition that holds for no message fires nothing" \
   bash -c "! grep -q 'msg=never' '$T/ours.log'"
 # the new message is the context's last while its values are evaluated

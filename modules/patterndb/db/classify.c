@@ -263,6 +263,18 @@ pdb_values_apply_in_scope(const GPtrArray *values, PdbTemplateLookupFunc lookup,
       const PdbValueDef *value = g_ptr_array_index(values, i);
 
       g_string_truncate(buffer, 0);
+      if (value->reference && ops->get_typed)
+        {
+          /* copied first: writing may move the message's own values */
+          PdbValueType type = PDB_VALUE_STRING;
+          gssize length = 0;
+          const gchar *text = ops->get_typed(msg, value->reference, &length, &type);
+
+          if (text)
+            g_string_append_len(buffer, text, length < 0 ? (gssize) strlen(text) : length);
+          ops->set(msg, value->name, buffer->str, buffer->len, text ? type : PDB_VALUE_STRING);
+          continue;
+        }
       if (G_LIKELY(!value->host))
         pdb_template_append(value->compiled, lookup, lookup_data, buffer);
       else

@@ -125,6 +125,9 @@ typedef struct _PdbMessageOps
   /* optional: the host's own message behind @msg, for a backend's templates
    * (db/expr-backend.h); NULL: @msg is that message */
   gpointer (*host_message)(gpointer msg);
+  /* optional: get() that also says the value's type (a <value> that is one
+   * plain reference takes it, as in 3.38; NULL: such values are strings) */
+  const gchar *(*get_typed)(gpointer msg, const gchar *name, gssize *length, PdbValueType *type);
 } PdbMessageOps;
 
 /*

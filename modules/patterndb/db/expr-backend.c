@@ -61,10 +61,20 @@ is_plain_reference(const gchar *text)
   return TRUE;
 }
 
+gchar *
+pdb_expr_plain_reference(const gchar *text)
+{
+  if (!text || !is_plain_reference(text))
+    return NULL;
+  if (text[1] == '{')
+    return g_strndup(text + 2, strlen(text) - 3);
+  return g_strdup(text + 1);
+}
+
 gboolean
 pdb_expr_backend_takes_template(const gchar *text)
 {
-  return text && strchr(text, '$') && !is_plain_reference(text);
+  return text && strstr(text, "$(") != NULL;
 }
 
 static PdbHostExpr *

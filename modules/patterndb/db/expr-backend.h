@@ -8,12 +8,15 @@
  * compiler, syslog-ng/host-expr.c) passes a backend, and then:
  *
  *   text                                  compiled by       evaluated by
- *   literal text (no `$`), or one plain   the db layer      the db layer (the fast path:
- *     reference (`$name`, `${name}`)                        no call into the host)
- *   any other template (functions,        the backend       the backend
- *     ${name}@N, ${name:-default}, text
- *     around references ...)
+ *   template without a function call      the db layer      the db layer (the fast path:
+ *     (literal text, $name, ${name}@N ...)                  no call into the host)
+ *   template with `$(`                    the backend       the backend
  *   action condition                      the backend       the backend
+ *
+ * Why not every template: a database without any backend expression is
+ * bound to no configuration, so the daemon keeps it across a configuration
+ * reload when its files did not change (one with such expressions is
+ * compiled again, as syslog-ng's own db-parser() does on every reload).
  *
  * A text the backend refuses is a load error (PDB_DB_ERROR_TEMPLATE), as it
  * is for the host itself. For a template the backend takes, the db layer
@@ -75,9 +78,12 @@ void pdb_expr_backend_init(PdbExprBackend *self, const PdbExprBackendClass *klas
 PdbExprBackend *pdb_expr_backend_ref(PdbExprBackend *self);
 void pdb_expr_backend_unref(PdbExprBackend *self);
 
-/* TRUE when a template text goes to the backend: it is neither literal
- * text nor one plain reference. */
+/* TRUE when a template text goes to the backend: it calls a function. */
 gboolean pdb_expr_backend_takes_template(const gchar *text);
+
+/* The name a text that is one plain reference (`$name`, `${name}`) refers
+ * to (owned by the caller), or NULL. */
+gchar *pdb_expr_plain_reference(const gchar *text);
 
 /* A template or a condition compiled by a backend. */
 typedef struct _PdbHostExpr PdbHostExpr;

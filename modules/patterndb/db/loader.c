@@ -964,6 +964,8 @@ end_value(PdbLoader *self, const gchar *text)
   if (!value->type)
     hint = pdb_template_get_type_hint(value->compiled);
   value->value_type = pdb_type_hint_to_value_type(hint);
+  if (!value->type && hint == PDB_TYPE_HINT_NONE)
+    value->reference = pdb_expr_plain_reference(text);
 }
 
 static void

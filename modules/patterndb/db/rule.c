@@ -76,6 +76,7 @@ pdb_value_def_free(PdbValueDef *value)
   g_free(value->type);
   pdb_template_free(value->compiled);
   pdb_host_expr_free(value->host);
+  g_free(value->reference);
   g_free(value);
 }
 

@@ -51,6 +51,9 @@ typedef struct _PdbValueDef
   PdbTemplate *compiled;   /* template_text compiled (with the 3.38 type-hint rule); NULL only
                             * when `host` is set and the db layer's engine refuses the text */
   PdbHostExpr *host;       /* set when the loader's backend evaluates it (db/expr-backend.h) */
+  gchar *reference;        /* the name, when the text is one plain reference ($name, ${name})
+                            * and neither `type` nor a cast is given: the value then takes
+                            * the type of what it refers to (PdbMessageOps.get_typed), as 3.38 */
   PdbValueType value_type; /* what to pass to PdbMessageOps.set(): from `type`, else the cast */
   PdbLocation location;    /* of <value> */
 } PdbValueDef;
