@@ -1,31 +1,34 @@
 #!/bin/bash
 # tests/e2e/test-host-expr.sh: in the daemon, templates that call functions
-# and action conditions are syslog-ng's own (syslog-ng/host-expr.c). One
-# database uses, in <value>s, context-ids, action <message>s and
-# conditions, functions outside the db layer's own set and functions of
-# other modules the daemon has loaded ($(format-json) from json-plugin,
-# $(sha1) and $(hash) from cryptofuncs, $(format-welf) from kvformat), and
-# filter functions in conditions (match(), tags(), program(), host(),
-# message(), level(), facility(), netmask(), in-list(), template
-# comparisons, and/or/not), with a correlation context whose match and
-# timeout actions use $(context-values), $(context-lookup) and
-# $(context-length), and ${CONTEXT_ID} in templates with functions (rule
-# values, actions, a context made by <create-context>). The same input goes through our db-parser() and
-# syslog-ng 3.38's own (`@module dbparser`, Debian's module only): every
-# output line must be the same. Then a database 3.38 refuses (an unknown
-# function, a condition that does not parse) is refused by ours too. Last,
-# reloads: on SIGHUP such a database is compiled again with the new
-# configuration even when its file did not change, and a file changed on
-# disk is compiled by syslog-ng from the thread that notices it. And one
-# database of functions both engines have runs through the `patterndb`
-# tool (its own engine), the daemon (syslog-ng's) and pdbtool: the same
-# values from all three.
+# and action conditions are syslog-ng's own (syslog-ng/host-expr.c),
+# compared with syslog-ng 3.38's own db-parser() (`@module dbparser`,
+# Debian's module only) on the same input: the same output lines.
+#
+# 1. One database uses, in <value>s, context-ids, action <message>s and
+#    conditions, functions outside the db layer's own set and functions of
+#    other loaded modules ($(format-json) from json-plugin, $(sha1) and
+#    $(hash) from cryptofuncs, $(format-welf) from kvformat), filter
+#    functions in conditions (match(), tags(), program(), host(), message(),
+#    level(), facility(), netmask(), in-list(), comparisons, and/or/not),
+#    match and timeout actions with $(context-values), $(context-lookup)
+#    and $(context-length), ${CONTEXT_ID} in templates with functions (rule
+#    values, actions, a context made by <create-context>), and values that
+#    are one plain reference to a typed capture.
+# 2. A database 3.38 cannot compile (an unknown function, a condition that
+#    does not parse, an unknown filter function) is refused by ours.
+# 3. Reloads: on SIGHUP such a database is compiled again with the new
+#    configuration even when its file did not change; a file changed on
+#    disk is compiled by syslog-ng on the thread that notices it.
+# 4. A database of functions both engines have runs through the
+#    `patterndb` tool (its own engine), the daemon and pdbtool alike.
+# 5. The tool's correlation fixture tests/correlation/corr.xml runs
+#    through both daemons alike.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 15
+plan 16
 
 printf 'alice\nvip-user\n' >"$T/users.list"
 
@@ -319,4 +322,37 @@ if [ -n "$from_pdbtool" ] && [ "$from_pdbtool" = "$from_tool" ] && [ "$from_tool
 else
   not_ok "the tool, the daemon and pdbtool give the same values"
   diag "pdbtool: $from_pdbtool"; diag "tool: $from_tool"; diag "daemon: $(cat "$T/basic.log" 2>&1)"
+fi
+
+# The correlation fixture of the tool's tests (tests/correlation/corr.xml:
+# conditions that compare templates, create-context, rates) through both
+# daemons: what the match actions and the classification write is the
+# same (its timeouts are longer than this run).
+cat >"$T/corr.in" <<CONF
+@version: 3.38
+@module MODULE
+source s_local { unix-stream("$T/sock"); };
+destination d_out { file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} \${MESSAGE}\n")); };
+log { source(s_local); parser { db-parser(file("$top_srcdir/tests/correlation/corr.xml")); }; destination(d_out); };
+CONF
+sed -e 's/MODULE/patterndb/' -e 's/OUT/corr-ours.log/' "$T/corr.in" >"$T/corr-ours.conf"
+sed -e 's/MODULE/dbparser/' -e 's/OUT/corr-stock.log/' "$T/corr.in" >"$T/corr-stock.conf"
+# a local socket carries no timestamp or hostname of these forms: program and message only
+mapfile -t CORR_LINES < <(sed 's/^<[0-9]*>[^ ]* [^ ]* //' "$top_srcdir/tests/correlation/corr.messages")
+run_corr() {
+  daemon_start "$1" "$2" || return
+  send_lines "$T/sock" "${CORR_LINES[@]}"
+  wait_lines "$T/$3" "${#CORR_LINES[@]}" 20
+  sleep 1
+  daemon_stop
+}
+MODULE_PATH="$SYSTEM_MODULE_DIR"
+run_corr "$T/corr-stock.conf" corr-stock corr-stock.log
+MODULE_PATH=$saved
+run_corr "$T/corr-ours.conf" corr-ours corr-ours.log
+if [ -s "$T/corr-stock.log" ] && [ "$(cat "$T/corr-stock.log")" = "$(cat "$T/corr-ours.log" 2>/dev/null)" ]; then
+  ok "tests/correlation/corr.xml: the same output as 3.38's db-parser()"
+else
+  not_ok "tests/correlation/corr.xml: the same output as 3.38's db-parser()"
+  diag "$(diff "$T/corr-stock.log" "$T/corr-ours.log" 2>&1 | head -20)"
 fi
