@@ -264,3 +264,46 @@ Test(backend, without_a_backend_the_db_layer_alone_decides)
                  "conditions are the correlation code's own without a backend");
   pdb_database_unref(db);
 }
+
+Test(backend, plain_references_and_what_goes_to_the_backend)
+{
+  static const struct
+  {
+    const gchar *text;
+    const gchar *reference;    /* NULL: not one plain reference */
+    gboolean to_backend;
+  } rows[] =
+  {
+    { "$user", "user", FALSE },
+    { "${user}", "user", FALSE },
+    { "${.classifier.class}", ".classifier.class", FALSE },
+    { "$user_2", "user_2", FALSE },
+    { "$user.x", NULL, FALSE },
+    { "${user}x", NULL, FALSE },
+    { "${user}@1", NULL, FALSE },
+    { "${user:-x}", NULL, FALSE },
+    { "${a}${b}", NULL, FALSE },
+    { "${}", NULL, FALSE },
+    { "$", NULL, FALSE },
+    { "$$", NULL, FALSE },
+    { "text", NULL, FALSE },
+    { "", NULL, FALSE },
+    { "$(echo $user)", NULL, TRUE },
+    { "x $(sha1 y)", NULL, TRUE },
+    { "$$(", NULL, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS(rows); i++)
+    {
+      gchar *reference = pdb_expr_plain_reference(rows[i].text);
+
+      if (rows[i].reference)
+        cr_assert(reference && strcmp(reference, rows[i].reference) == 0, "row %u '%s': got '%s'", i,
+                  rows[i].text, reference ? reference : "(null)");
+      else
+        cr_assert_null(reference, "row %u '%s': got '%s'", i, rows[i].text, reference);
+      cr_assert_eq(pdb_expr_backend_takes_template(rows[i].text), rows[i].to_backend, "row %u '%s'", i,
+                   rows[i].text);
+      g_free(reference);
+    }
+}
