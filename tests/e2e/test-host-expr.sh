@@ -26,6 +26,10 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
+for m in dbparser cryptofuncs json-plugin kvformat; do
+  [ -f "$SYSTEM_MODULE_DIR/lib$m.so" ] || skip_all "syslog-ng module $m not installed"
+done
+[ -x /usr/bin/pdbtool ] || skip_all "pdbtool not installed"
 
 T=$TEST_TMPDIR
 plan 16
