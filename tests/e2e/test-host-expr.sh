@@ -23,6 +23,9 @@
 #    `patterndb` tool (its own engine), the daemon and pdbtool alike.
 # 5. The tool's correlation fixture tests/correlation/corr.xml runs
 #    through both daemons alike.
+# 6. Every function of 3.38's basicfuncs module (but $(map), which makes
+#    3.38 itself crash while loading the database) in <value>s of a rule
+#    with a context, through both daemons alike.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
@@ -32,7 +35,7 @@ done
 [ -x /usr/bin/pdbtool ] || skip_all "pdbtool not installed"
 
 T=$TEST_TMPDIR
-plan 16
+plan 17
 
 printf 'alice\nvip-user\n' >"$T/users.list"
 
@@ -359,4 +362,93 @@ if [ -s "$T/corr-stock.log" ] && [ "$(cat "$T/corr-stock.log")" = "$(cat "$T/cor
 else
   not_ok "tests/correlation/corr.xml: the same output as 3.38's db-parser()"
   diag "$(diff "$T/corr-stock.log" "$T/corr-ours.log" 2>&1 | head -20)"
+fi
+
+# Every basicfuncs function, each in a <value>, over a context of two messages.
+cat >"$T/basic-funcs.xml" <<'XML'
+<patterndb version='4' pub_date='2024-01-01'>
+ <ruleset name='t' id='rs1'><pattern>prog</pattern><rules>
+  <rule provider='me' id='r1' class='system' context-id='$(echo ${sess})' context-scope='global' context-timeout='30'>
+   <patterns><pattern>s @ESTRING:sess: @a @NUMBER:a@ b @FLOAT:b@ p @ESTRING:path: @t @ANYSTRING:text@</pattern></patterns>
+   <values>
+     <value name='f.avg'>$(average ${a})</value>
+     <value name='f.b64'>$(base64-encode ${path})</value>
+     <value name='f.basename'>$(basename ${path})</value>
+     <value name='f.binary'>$(binary 65 66)</value>
+     <value name='f.ceil'>$(ceil ${b})</value>
+     <value name='f.ctxlen'>$(context-length)</value>
+     <value name='f.ctxlookup'>$(context-lookup ("${a}" &gt; "1") ${a})</value>
+     <value name='f.ctxvalues'>$(context-values ${a})</value>
+     <value name='f.dirname'>$(dirname ${path})</value>
+     <value name='f.echo'>$(echo ${text})</value>
+     <value name='f.env'>$(env HOME)</value>
+     <value name='f.explode'>$(explode / ${path})</value>
+     <value name='f.filter'>$(filter ("$_" ne "usr") $(explode / ${path}))</value>
+     <value name='f.floor'>$(floor ${b})</value>
+     <value name='f.grep'>$(grep ("${a}" &gt; "1") ${a})</value>
+     <value name='f.if'>$(if ("${a}" == "5") five other)</value>
+     <value name='f.implode'>$(implode - a b c)</value>
+     <value name='f.indent'>$(indent-multi-line ${text})</value>
+     <value name='f.ipv4'>$(ipv4-to-int 10.0.0.1)</value>
+     <value name='f.length'>$(length ${text})</value>
+     <value name='f.lappend'>$(list-append a b)</value>
+     <value name='f.lconcat'>$(list-concat a,b c)</value>
+     <value name='f.lcount'>$(list-count a,b,c)</value>
+     <value name='f.lhead'>$(list-head a,b,c)</value>
+     <value name='f.lnth'>$(list-nth 1 a,b,c)</value>
+     <value name='f.lsearch'>$(list-search b a,b,c)</value>
+     <value name='f.lslice'>$(list-slice 1: a,b,c)</value>
+     <value name='f.ltail'>$(list-tail a,b,c)</value>
+     <value name='f.lower'>$(lowercase ${text})</value>
+     <value name='f.max'>$(max ${a})</value>
+     <value name='f.min'>$(min ${a})</value>
+     <value name='f.plus'>$(+ ${a} ${b})</value>
+     <value name='f.minus'>$(- ${a} 2)</value>
+     <value name='f.mul'>$(* ${a} 3)</value>
+     <value name='f.div'>$(/ ${a} 2)</value>
+     <value name='f.mod'>$(% ${a} 3)</value>
+     <value name='f.or'>$(or ${missing} ${a})</value>
+     <value name='f.padding'>$(padding ${a} 5 0)</value>
+     <value name='f.repl'>$(replace-delimiter / : ${path})</value>
+     <value name='f.round'>$(round ${b})</value>
+     <value name='f.sanitize'>$(sanitize ${path})</value>
+     <value name='f.strip'>$(strip "  ${a}  ")</value>
+     <value name='f.substr'>$(substr ${text} 1 3)</value>
+     <value name='f.sum'>$(sum ${a})</value>
+     <value name='f.upper'>$(uppercase ${text})</value>
+     <value name='f.urldec'>$(url-decode a%20b)</value>
+     <value name='f.urlenc'>$(url-encode ${path})</value>
+     <value name='f.vp'>$(format-json --scope none --key a)</value>
+   </values>
+  </rule>
+ </rules></ruleset>
+</patterndb>
+XML
+cat >"$T/bf.in" <<CONF
+@version: 3.38
+@module MODULE
+@module json-plugin
+source s_local { unix-stream("$T/sock"); };
+destination d_out { file("$T/OUT" template("\$(format-json --scope none --key f.* --key .classifier.rule_id)\n")); };
+log { source(s_local); parser { db-parser(file("$T/basic-funcs.xml")); }; destination(d_out); };
+CONF
+sed -e 's/MODULE/patterndb/' -e 's/OUT/bf-ours.log/' "$T/bf.in" >"$T/bf-ours.conf"
+sed -e 's/MODULE/dbparser/' -e 's/OUT/bf-stock.log/' "$T/bf.in" >"$T/bf-stock.conf"
+BF_LINES=("prog[1]: s x a 5 b 2.5 p /usr/local/bin t hello World" "prog[1]: s x a 7 b 1.2 p a/b t  two")
+run_bf() {
+  daemon_start "$1" "$2" || return
+  send_lines "$T/sock" "${BF_LINES[@]}"
+  wait_lines "$T/$3" 2 20
+  daemon_stop
+}
+MODULE_PATH="$SYSTEM_MODULE_DIR"
+run_bf "$T/bf-stock.conf" bf-stock bf-stock.log
+MODULE_PATH=$saved
+run_bf "$T/bf-ours.conf" bf-ours bf-ours.log
+if grep -q '"ctxvalues":"5,7"' "$T/bf-stock.log" 2>/dev/null \
+   && [ "$(cat "$T/bf-stock.log")" = "$(cat "$T/bf-ours.log" 2>/dev/null)" ]; then
+  ok "every basicfuncs function: the same values as 3.38's db-parser()"
+else
+  not_ok "every basicfuncs function: the same values as 3.38's db-parser()"
+  diag "3.38: $(cat "$T/bf-stock.log" 2>&1)"; diag "ours: $(cat "$T/bf-ours.log" 2>&1)"
 fi
