@@ -9,7 +9,9 @@
 #    other loaded modules ($(format-json) from json-plugin, $(sha1) and
 #    $(hash) from cryptofuncs, $(format-welf) from kvformat), filter
 #    functions in conditions (match(), tags(), program(), host(), message(),
-#    level(), facility(), netmask(), in-list(), comparisons, and/or/not),
+#    level(), facility(), netmask(), in-list(), comparisons, and/or/not,
+#    and filter(), source(), severity() of the main grammar: filter()
+#    names a filter of the configuration),
 #    match and timeout actions with $(context-values), $(context-lookup)
 #    and $(context-length), ${CONTEXT_ID} in templates with functions (rule
 #    values, actions, a context made by <create-context>), and values that
@@ -35,7 +37,7 @@ done
 [ -x /usr/bin/pdbtool ] || skip_all "pdbtool not installed"
 
 T=$TEST_TMPDIR
-plan 17
+plan 18
 
 printf 'alice\nvip-user\n' >"$T/users.list"
 
@@ -77,6 +79,11 @@ cat >"$T/funcs.xml" <<XML
       <action condition='level(notice..emerg) and facility(user) and tags("login") and netmask("127.0.0.0/8")' trigger='match'>
         <message inherit-mode='none'>
           <values><value name='MESSAGE'>filters \${user}@1 \${PROGRAM}</value></values>
+        </message>
+      </action>
+      <action condition='filter(f_vip) and source("s_local") and severity(notice..emerg)' trigger='match'>
+        <message inherit-mode='none'>
+          <values><value name='MESSAGE'>config-filter \${user}@1</value></values>
         </message>
       </action>
       <action condition='host("nosuchhost") or tags("nosuchtag")' trigger='match'>
@@ -143,6 +150,7 @@ cat >"$T/conf.in" <<CONF
 @module kvformat
 options { stats-freq(0); };
 source s_local { unix-stream("$T/sock"); };
+filter f_vip { match("^(bob|dave)\$" value("user")); };
 destination d_out {
   file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} msg=\${MESSAGE} json=\${json} digest=\${digest} welf=\${welf} seen=\${seen} plain=\${plain} grepped=\${grepped} tags=\${TAGS} typed=\$(format-json --no-cast --scope none --key port_next --key port --key portref --key portref2 --key numref --key fltref)\n"));
 };
@@ -207,6 +215,8 @@ plain=id=zed
 plain=id=zed" "$(grep -o 'msg=\(opened\|expired\) [^ ]* [^ ]*\|plain=id=[^ ]*' "$T/ours.log" | sed 's/^msg=//' | sort)"
 check_eq "values that are one plain reference keep the type of what they refer to, without a context" \
   'typed={"numref":5,"fltref":2.5}' "$(grep '^numd' "$T/ours.log" | grep -o 'typed=.*')"
+check_eq "a condition naming a filter of the configuration (filter(), source(), severity())" \
+  "3" "$(grep -c 'msg=config-filter \(bob\|dave\)' "$T/ours.log")"
 check "a condition that holds for no message fires nothing" \
   bash -c "! grep -q 'msg=never' '$T/ours.log'"
 # the new message is the context's last while its values are evaluated

@@ -111,8 +111,11 @@ pdb_sng_compile_condition(PdbExprBackend *s, const gchar *text, GError **error)
 
   g_mutex_lock(&pdb_sng_host_expr_compile_lock);
   CfgLexer *lexer = cfg_lexer_new_buffer(self->cfg, text, strlen(text));
-  /* cfg_run_parser() frees the lexer and prints the parser's own message */
-  parsed = cfg_run_parser(self->cfg, lexer, &filter_expr_parser, (gpointer *) &node, NULL);
+  /* with the main context, as 3.38's db-parser: filter(), source() and the
+   * other keywords of the main grammar are known; the lexer is freed
+   * there and the parser's own message printed */
+  parsed = cfg_run_parser_with_main_context(self->cfg, lexer, &filter_expr_parser, (gpointer *) &node, NULL,
+                                            "action condition");
   if (parsed && node)
     initialised = filter_expr_init(node, self->cfg);
   g_mutex_unlock(&pdb_sng_host_expr_compile_lock);
