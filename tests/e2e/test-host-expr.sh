@@ -178,9 +178,11 @@ run_daemon() {
     return 1
   fi
   send_lines "$T/sock" "${LINES[@]}"
-  # the six lines come back, then the contexts (2 s) expire
+  # the lines come back, then the contexts (1-2 s) expire: three timeout
+  # messages, and a second more for anything else
   wait_lines "$T/$out" 9 20
-  sleep 4
+  wait_for "[ \$(grep -c 'msg=closed\|msg=expired' '$T/$out') -ge 3 ]" 20
+  sleep 1
   daemon_stop
 }
 
@@ -284,7 +286,7 @@ if daemon_start "$T/live.conf" live; then
   want=$(printf third | sha1sum | cut -c1-6)
   sleep 2
   got=$(ping third)
-  for i in 1 2 3 4 5; do
+  for i in 1 2 3 4 5 6 7 8 9 10; do
     [ "$got" = "$want" ] && break
     sleep 1
     got=$(ping third)
