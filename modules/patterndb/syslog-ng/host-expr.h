@@ -14,7 +14,9 @@
 /*
  * A backend that compiles with @cfg (templates: log_template_compile, with
  * the type-hint rule for <value>s; conditions: the filter expression
- * parser, then filter_expr_init) and evaluates with a copy of @cfg's
+ * parser in the main grammar's context, so that filter(name) of @cfg,
+ * source() and severity() are known, then filter_expr_init) and
+ * evaluates with a copy of @cfg's
  * template options taken now. @cfg must stay alive while databases are
  * loaded with the backend; evaluation does not read it.
  */
