@@ -10,6 +10,7 @@
  */
 #include "correlation/correlation.h"
 #include "db/filter-expr.h"
+#include "db/expr-backend.h"
 #include "correlation/context-table.h"
 #include "correlation/rate-limit.h"
 
@@ -235,8 +236,15 @@ newest_store_matches(const PdbFilterGroups *groups, gpointer user_data)
 /* The action's condition (compiled by the loader) over @messages, the newest
  * last: filter functions test the newest, templates may look back. */
 static gboolean
-condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *messages, guint count)
+condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *messages, guint count,
+                const gchar *context_id)
 {
+  if (action->condition_host)
+    {
+      PdbExprScope scope = { messages, count, context_id };
+
+      return pdb_host_expr_eval(action->condition_host, &scope);
+    }
   if (!action->condition_expr)
     return TRUE;
 
@@ -313,7 +321,15 @@ generate(PdbCorrelation *self, const PdbSyntheticMessage *sm, gpointer *messages
     self->host->ops->set_tag(gen, g_ptr_array_index(sm->tags, i));
 
   Lookup l = { self, messages, count, gen, context_id, "" };
-  pdb_values_apply(sm->values, lookup_messages, &l, self->host->ops, gen);
+  /* a backend's templates see the context with the new message last, as 3.38 */
+  gpointer *with_gen = g_new(gpointer, count + 1);
+
+  memcpy(with_gen, messages, count * sizeof(gpointer));
+  with_gen[count] = gen;
+  PdbExprScope scope = { with_gen, count + 1, context_id };
+
+  pdb_values_apply_in_scope(sm->values, lookup_messages, &l, &scope, self->host->ops, gen);
+  g_free(with_gen);
   return gen;
 }
 
@@ -343,7 +359,12 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   if (self->expiring_all && self->creating_generation > PDB_CORRELATION_MAX_CHAIN_AT_END)
     return;
   gen = generate(self, &action->message, messages, count, trigger_scope, trigger_id);
-  if (action->create_context_id_template)
+  if (action->create_context_id_host)
+    {
+      PdbExprScope scope = { messages, count, trigger_id };
+      pdb_host_expr_append(action->create_context_id_host, &scope, id);
+    }
+  else if (action->create_context_id_template)
     {
       Lookup l = { self, messages, count, NULL, NULL, "" };
       pdb_template_append(action->create_context_id_template, lookup_messages, &l, id);
@@ -372,13 +393,15 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
   static const ScopeFields none = { NULL, NULL, NULL };
   ScopeFields f = none;
   const gchar *id = NULL;
+  /* copies: an action that opens a context may push @ctx out of the table */
+  gchar *owned[4] = { NULL, NULL, NULL, NULL };
 
   if (ctx)
     {
-      f.host = ctx->host;
-      f.program = ctx->program;
-      f.pid = ctx->pid;
-      id = ctx->id;
+      f.host = owned[0] = g_strdup(ctx->host);
+      f.program = owned[1] = g_strdup(ctx->program);
+      f.pid = owned[2] = g_strdup(ctx->pid);
+      id = owned[3] = g_strdup(ctx->id);
     }
 
   for (guint i = 0; rule->actions && i < rule->actions->len; i++)
@@ -387,7 +410,7 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
 
       if (action->trigger != trigger || count == 0)
         continue;
-      if (!condition_holds(self, action, messages, count))
+      if (!condition_holds(self, action, messages, count, id))
         continue;
       if (!rate_allows(self, rule, i, action, messages[count - 1]))
         continue;
@@ -396,6 +419,8 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
       else if (action->has_message)
         g_ptr_array_add(self->pending, generate(self, &action->message, messages, count, &f, id));
     }
+  for (guint i = 0; i < G_N_ELEMENTS(owned); i++)
+    g_free(owned[i]);
 }
 
 /* ---- contexts and the clock ---- */
@@ -449,7 +474,8 @@ pdb_correlation_rule_values_look_back(const PdbRule *rule)
     {
       const PdbValueDef *v = g_ptr_array_index(rule->values, i);
 
-      if (v->compiled && pdb_template_reads_context(v->compiled))
+      /* a backend's template is evaluated over the context, as 3.38 does */
+      if (v->host || (v->compiled && pdb_template_reads_context(v->compiled)))
         return TRUE;
       if (v->template_text && strstr(v->template_text, "CONTEXT_ID"))
         return TRUE;
@@ -518,7 +544,8 @@ pdb_correlation_process(PdbCorrelation *self, PdbDatabase *db, const PdbResult *
         {
           /* as 3.38: the rule's <values> see the context, @0 being @msg itself */
           Lookup l = { self, ctx->messages->pdata, ctx->messages->len, NULL, data->id, "" };
-          pdb_values_apply(rule->values, lookup_messages, &l, self->host->ops, msg);
+          PdbExprScope scope = { ctx->messages->pdata, ctx->messages->len, data->id };
+          pdb_values_apply_in_scope(rule->values, lookup_messages, &l, &scope, self->host->ops, msg);
         }
       run_actions(self, db, rule, PDB_TRIGGER_MATCH, ctx->messages->pdata, ctx->messages->len, data);
     }

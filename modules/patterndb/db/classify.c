@@ -244,11 +244,23 @@ lookup_in_message(const gchar *name, guint context_index, gssize *length, gpoint
   return lookup->ops->get(lookup->msg, name, length);
 }
 
+/* The scope of a backend's templates when the caller gave none: @msg alone. */
+static PdbExprScope
+scope_of_message(const PdbMessageOps *ops, gpointer msg, gpointer *slot)
+{
+  PdbExprScope scope = { slot, 1, NULL };
+
+  *slot = ops->host_message ? ops->host_message(msg) : msg;
+  return scope;
+}
+
 void
-pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
-                 const PdbMessageOps *ops, gpointer msg)
+pdb_values_apply_in_scope(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
+                          const PdbExprScope *scope, const PdbMessageOps *ops, gpointer msg)
 {
   GString *buffer;
+  gpointer self_slot;
+  PdbExprScope self_scope;
 
   if (!values || values->len == 0)
     return;
@@ -258,10 +270,39 @@ pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer
       const PdbValueDef *value = g_ptr_array_index(values, i);
 
       g_string_truncate(buffer, 0);
-      pdb_template_append(value->compiled, lookup, lookup_data, buffer);
+      if (value->reference && ops->get_typed)
+        {
+          /* copied first: writing may move the message's own values */
+          PdbValueType type = PDB_VALUE_STRING;
+          gssize length = 0;
+          const gchar *text = ops->get_typed(msg, value->reference, &length, &type);
+
+          if (text)
+            g_string_append_len(buffer, text, length < 0 ? (gssize) strlen(text) : length);
+          ops->set(msg, value->name, buffer->str, buffer->len, text ? type : PDB_VALUE_STRING);
+          continue;
+        }
+      if (G_LIKELY(!value->host))
+        pdb_template_append(value->compiled, lookup, lookup_data, buffer);
+      else
+        {
+          if (!scope)
+            {
+              self_scope = scope_of_message(ops, msg, &self_slot);
+              scope = &self_scope;
+            }
+          pdb_host_expr_append(value->host, scope, buffer);
+        }
       ops->set(msg, value->name, buffer->str, buffer->len, value->value_type);
     }
   scratch_release(buffer);
+}
+
+void
+pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
+                 const PdbMessageOps *ops, gpointer msg)
+{
+  pdb_values_apply_in_scope(values, lookup, lookup_data, NULL, ops, msg);
 }
 
 void
@@ -315,10 +356,17 @@ pdb_result_apply(const PdbResult *result,
   const PdbRule *rule = result->rule;
   MessageLookup lookup = { ops, msg };
 
-  if (rule->context_id_template)
+  if (rule->context_id_template || rule->context_id_host)
     {
       GString *context_id = scratch_acquire();
-      pdb_template_append(rule->context_id_template, lookup_in_message, &lookup, context_id);
+      if (G_LIKELY(!rule->context_id_host))
+        pdb_template_append(rule->context_id_template, lookup_in_message, &lookup, context_id);
+      else
+        {
+          gpointer self_slot;
+          PdbExprScope scope = scope_of_message(ops, msg, &self_slot);
+          pdb_host_expr_append(rule->context_id_host, &scope, context_id);
+        }
       ops->set(msg, ".classifier.context_id", context_id->str, context_id->len, PDB_VALUE_STRING);
       scratch_release(context_id);
     }

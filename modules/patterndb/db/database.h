@@ -16,6 +16,7 @@
 
 #include "db/rule.h"
 #include "db/template.h"
+#include "db/expr-backend.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,11 @@ typedef struct _PdbLoadOptions
   PdbWarningFunc warning;       /* NULL: warnings go to stderr */
   gpointer warning_data;
   PdbXmlFrontEnd xml_front_end; /* tests only; 0 (AUTO) everywhere else */
+  /* NULL: the db layer's own engine compiles and evaluates every template
+   * and condition (the tool). Else the host's engine takes templates that
+   * call functions and all conditions (db/expr-backend.h); the database
+   * references it for as long as it lives. */
+  PdbExprBackend *backend;
 } PdbLoadOptions;
 
 /*
@@ -141,6 +147,12 @@ typedef struct _PdbMessageOps
   /* optional (NULL: values are never unset): removes @name from @msg; a
    * condition's flags(store-matches) unsets the earlier $0..$255 with it */
   void (*unset)(gpointer msg, const gchar *name);
+  /* optional: the host's own message behind @msg, for a backend's templates
+   * (db/expr-backend.h); NULL: @msg is that message */
+  gpointer (*host_message)(gpointer msg);
+  /* optional: get() that also says the value's type (a <value> that is one
+   * plain reference takes it, as in 3.38; NULL: such values are strings) */
+  const gchar *(*get_typed)(gpointer msg, const gchar *name, gssize *length, PdbValueType *type);
 } PdbMessageOps;
 
 /*
@@ -173,6 +185,10 @@ void pdb_result_apply_match(const PdbResult *result,
 void pdb_rule_apply_tags(const PdbRule *rule, const PdbMessageOps *ops, gpointer msg);
 void pdb_values_apply(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
                       const PdbMessageOps *ops, gpointer msg);
+/* The same, and values a backend compiled (PdbValueDef.host) are evaluated
+ * over @scope (NULL: over @msg alone). */
+void pdb_values_apply_in_scope(const GPtrArray *values, PdbTemplateLookupFunc lookup, gpointer lookup_data,
+                               const PdbExprScope *scope, const PdbMessageOps *ops, gpointer msg);
 
 G_END_DECLS
 

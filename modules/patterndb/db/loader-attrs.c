@@ -122,13 +122,17 @@ parse_timeout(PdbLoader *self, const gchar *value)
   return (gint) CLAMP(timeout, G_MININT, G_MAXINT);
 }
 
+/* The db layer's compilation of @text; with a backend that takes the text,
+ * also the backend's, in *host (db/expr-backend.h). */
 PdbTemplate *
-compile_template(PdbLoader *self, const gchar *what, const gchar *text, gboolean with_type_hint)
+compile_template(PdbLoader *self, const gchar *what, const gchar *text, gboolean with_type_hint,
+                 PdbHostExpr **host)
 {
   GError *error = NULL;
-  PdbTemplate *tmpl = pdb_template_compile(text, with_type_hint, &error);
+  PdbTemplate *tmpl = NULL;
 
-  if (!tmpl)
+  if (!pdb_expr_compile_template(self->options ? self->options->backend : NULL, text, with_type_hint,
+                                 &tmpl, host, &error))
     {
       loader_fail(self, PDB_DB_ERROR_TEMPLATE, "rule '%s': %s: template '%s' does not compile: %s",
                   self->rule ? self->rule->id : "", what, text, error->message);

@@ -15,6 +15,7 @@
  */
 #include "db/loader-private.h"
 #include "db/filter-expr.h"
+#include "db/expr-backend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,7 +157,8 @@ start_rule(PdbLoader *self, const Attributes *attrs)
 
   rule->context_id = attr_pool(self, found[A_CONTEXT_ID], FALSE);
   if (rule->context_id)
-    rule->context_id_template = compile_template(self, "context-id", rule->context_id, FALSE);
+    rule->context_id_template = compile_template(self, "context-id", rule->context_id, FALSE,
+                                                 &rule->context_id_host);
 }
 
 static void
@@ -192,6 +194,22 @@ start_test_message(PdbLoader *self, const Attributes *attrs)
   self->example->location = self->start_location;
 }
 
+/* With a backend (the daemon), the host compiles conditions at load: one
+ * it refuses makes the database fail, as it does in the host. */
+static void
+compile_condition(PdbLoader *self, PdbAction *action)
+{
+  GError *error = NULL;
+
+  action->condition_host = pdb_host_expr_compile_condition(self->options->backend, action->condition, &error);
+  if (!action->condition_host)
+    {
+      loader_fail(self, PDB_DB_ERROR_TEMPLATE, "rule '%s': action condition '%s' does not compile: %s",
+                  self->rule ? self->rule->id : "", action->condition, error->message);
+      g_error_free(error);
+    }
+}
+
 static void
 start_action(PdbLoader *self, const Attributes *attrs)
 {
@@ -217,7 +235,9 @@ start_action(PdbLoader *self, const Attributes *attrs)
   g_free(value);
 
   action->condition = attr_dup(attrs, "condition");
-  if (action->condition)
+  if (action->condition && self->options && self->options->backend)
+    compile_condition(self, action);
+  else if (action->condition)
     {
       /* 3.38 compiles conditions while it loads: one that does not compile
        * makes the whole file fail */
@@ -291,7 +311,8 @@ start_create_context(PdbLoader *self, const Attributes *attrs)
                 self->rule->id);
   else
     action->create_context_id_template = compile_template(self, "create-context context-id",
-                                                          action->create_context_id, FALSE);
+                                                          action->create_context_id, FALSE,
+                                                          &action->create_context_id_host);
 }
 
 static void
@@ -471,13 +492,15 @@ end_value(PdbLoader *self, const gchar *text)
     }
 
   gchar *what = g_strdup_printf("value '%s'", self->value_name);
-  value->compiled = compile_template(self, what, text, TRUE);
+  value->compiled = compile_template(self, what, text, TRUE, &value->host);
   g_free(what);
   if (!value->compiled)
     return;
   if (!value->type)
     hint = pdb_template_get_type_hint(value->compiled);
   value->value_type = pdb_type_hint_to_value_type(hint);
+  if (!value->type && hint == PDB_TYPE_HINT_NONE)
+    value->reference = pdb_expr_plain_reference(text);
 }
 
 static void

@@ -19,6 +19,7 @@
 
 #include "db/database-private.h"
 #include "db/template.h"
+#include "db/expr-backend.h"
 
 #include <libxml/parser.h>
 
@@ -189,7 +190,8 @@ gchar *attr_pool(PdbLoader *self, const xmlChar **a, gboolean intern);
 gint attr_index(const Attributes *attrs, const gchar *name);
 gboolean parse_scope(PdbLoader *self, const gchar *value, PdbContextScope *scope);
 gint parse_timeout(PdbLoader *self, const gchar *value);
-PdbTemplate *compile_template(PdbLoader *self, const gchar *what, const gchar *text, gboolean with_type_hint);
+PdbTemplate *compile_template(PdbLoader *self, const gchar *what, const gchar *text, gboolean with_type_hint,
+                              PdbHostExpr **host);
 gchar *prefixed_name(PdbLoader *self, const gchar *name);
 
 /* ---- loader-elements.c -------------------------------------------------- */

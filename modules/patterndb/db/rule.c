@@ -16,6 +16,7 @@
 #include "db/database-private.h"
 #include "db/template.h"
 #include "db/filter-expr.h"
+#include "db/expr-backend.h"
 
 #include <string.h>
 
@@ -75,6 +76,8 @@ pdb_value_def_free(PdbValueDef *value)
   g_free(value->template_text);
   g_free(value->type);
   pdb_template_free(value->compiled);
+  pdb_host_expr_free(value->host);
+  g_free(value->reference);
   g_free(value);
 }
 
@@ -149,6 +152,8 @@ pdb_action_free(PdbAction *action)
   pdb_synthetic_message_clear(&action->message);
   g_free(action->create_context_id);
   pdb_template_free(action->create_context_id_template);
+  pdb_host_expr_free(action->create_context_id_host);
+  pdb_host_expr_free(action->condition_host);
   g_free(action);
 }
 
@@ -226,6 +231,7 @@ pdb_rule_free(PdbRule *rule)
   if (!rule)
     return;
   pdb_template_free(rule->context_id_template);
+  pdb_host_expr_free(rule->context_id_host);
   release_ptr_array(rule->patterns);
   g_free(rule->pattern_places);
   release_ptr_array(rule->tags);

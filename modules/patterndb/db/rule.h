@@ -18,6 +18,8 @@ G_BEGIN_DECLS
 
 /* A compiled template (db/template.h). */
 typedef struct _PdbTemplate PdbTemplate;
+/* A template or condition compiled by the host's engine (db/expr-backend.h). */
+typedef struct _PdbHostExpr PdbHostExpr;
 
 typedef enum
 {
@@ -46,7 +48,12 @@ typedef struct _PdbValueDef
   gchar *name;             /* with the database's capture prefix applied */
   gchar *template_text;    /* syslog-ng template syntax: $name, ${name}, ${name}@2 ... */
   gchar *type;             /* v6 type attribute, or NULL */
-  PdbTemplate *compiled;   /* template_text compiled (with the 3.38 type-hint rule) */
+  PdbTemplate *compiled;   /* template_text compiled (with the 3.38 type-hint rule); NULL only
+                            * when `host` is set and the db layer's engine refuses the text */
+  PdbHostExpr *host;       /* set when the loader's backend evaluates it (db/expr-backend.h) */
+  gchar *reference;        /* the name, when the text is one plain reference ($name, ${name})
+                            * and neither `type` nor a cast is given: the value then takes
+                            * the type of what it refers to (PdbMessageOps.get_typed), as 3.38 */
   PdbValueType value_type; /* what to pass to PdbMessageOps.set(): from `type`, else the cast */
   PdbLocation location;    /* of <value> */
 } PdbValueDef;
@@ -80,6 +87,7 @@ typedef struct _PdbAction
   PdbActionTrigger trigger;
   gchar *condition;        /* filter expression, or NULL */
   struct _PdbFilterExpr *condition_expr;  /* `condition` compiled (db/filter-expr.h) */
+  PdbHostExpr *condition_host; /* the condition compiled by the loader's backend, or NULL */
   guint rate_count;        /* 0: no rate limit; else rate_count per rate_period seconds */
   guint rate_period;
   gboolean has_message;
@@ -88,6 +96,7 @@ typedef struct _PdbAction
   gboolean creates_context;
   gchar *create_context_id;       /* template */
   PdbTemplate *create_context_id_template;
+  PdbHostExpr *create_context_id_host; /* as PdbValueDef.host */
   gint create_context_timeout;
   PdbContextScope create_context_scope;
   PdbLocation location;
@@ -109,6 +118,7 @@ typedef struct _PdbRule
   gchar *provider;         /* may be NULL */
   gchar *context_id;       /* template, or NULL */
   PdbTemplate *context_id_template; /* context_id compiled, or NULL */
+  PdbHostExpr *context_id_host;     /* as PdbValueDef.host */
   gint context_timeout;    /* seconds */
   PdbContextScope context_scope;
   GPtrArray *patterns;     /* of gchar*: the <pattern> texts, verbatim */

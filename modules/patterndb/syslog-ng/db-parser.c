@@ -187,7 +187,8 @@ pdb_sng_parser_check_files(PdbSngParser *self)
     }
 
   GError *error = NULL;
-  PdbSngDb *fresh = pdb_sng_db_load(pdb_sng_parser_get_file(self), self->prefix, &error);
+  PdbSngDb *fresh = pdb_sng_db_load(pdb_sng_parser_get_file(self), self->prefix,
+                                    log_pipe_get_config(&self->super.super), &error);
   if (fresh)
     {
       msg_notice("patterndb: pattern database changed on disk, reloaded",
@@ -399,7 +400,7 @@ pdb_sng_parser_init(LogPipe *s)
       /* init() again without deinit(): keep what we have */
       db = NULL;
     }
-  else if (kept && pdb_sng_db_is_current(kept))
+  else if (kept && pdb_sng_db_is_current(kept) && pdb_sng_db_fits_config(kept, cfg))
     {
       msg_debug("patterndb: pattern database unchanged, kept across reload",
                 evt_tag_str("file", file));
@@ -410,7 +411,7 @@ pdb_sng_parser_init(LogPipe *s)
       /* taken before the load, so that a fix made while it fails is seen */
       PdbSngStamps *attempt = pdb_sng_stamps_take(file, NULL, NULL);
 
-      db = pdb_sng_db_load(file, self->prefix, &error);
+      db = pdb_sng_db_load(file, self->prefix, cfg, &error);
       if (db)
         {
           msg_notice("patterndb: pattern database reloaded", evt_tag_str("file", file));
@@ -431,7 +432,7 @@ pdb_sng_parser_init(LogPipe *s)
     }
   else
     {
-      db = pdb_sng_db_load(file, self->prefix, &error);
+      db = pdb_sng_db_load(file, self->prefix, cfg, &error);
       if (!db)
         {
           msg_error("patterndb: cannot load the pattern database, refusing to start this configuration",

@@ -32,6 +32,7 @@
  * last unref frees the memo.
  */
 #include "loaded-db.h"
+#include "host-expr.h"
 
 #include "logmsg/tags.h"
 #include "messages.h"
@@ -68,6 +69,7 @@ struct _PdbSngDb
   PdbSngMemo memos[PDB_SNG_MEMO_KINDS];
   gchar *path;
   PdbSngStamps *stamps;
+  GlobalConfig *compiled_with;  /* the config of its syslog-ng templates and filters, or NULL */
 };
 
 static void
@@ -228,13 +230,15 @@ pdb_sng_db_resolve_tags(PdbSngDb *self)
 }
 
 PdbSngDb *
-pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
+pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *cfg, GError **error)
 {
+  PdbExprBackend *backend = cfg ? pdb_sng_host_expr_new(cfg) : NULL;
   PdbLoadOptions options =
   {
     .capture_prefix = prefix,
     .warning = pdb_sng_db_warn,
     .warning_data = (gpointer) path,
+    .backend = backend,
   };
   GPtrArray *files;
   PdbSngStamps *stamps = pdb_sng_stamps_take(path, &files, error);
@@ -242,6 +246,9 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
 
   if (files)
     g_ptr_array_unref(files);
+  gboolean host_compiled = backend && pdb_sng_host_expr_used(backend);
+
+  pdb_expr_backend_unref(backend);
   if (!db)
     {
       pdb_sng_stamps_free(stamps);
@@ -253,6 +260,7 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error)
   self->db = db;
   self->path = g_strdup(path);
   self->stamps = stamps;
+  self->compiled_with = host_compiled ? cfg : NULL;
   guint counts[PDB_SNG_MEMO_KINDS];
   pdb_sng_db_count_names(db, counts);
   for (guint k = 0; k < PDB_SNG_MEMO_KINDS; k++)
@@ -309,6 +317,12 @@ gboolean
 pdb_sng_db_matches(const PdbSngDb *self, const PdbSngStamps *stamps)
 {
   return pdb_sng_stamps_equal(self->stamps, stamps);
+}
+
+gboolean
+pdb_sng_db_fits_config(const PdbSngDb *self, GlobalConfig *cfg)
+{
+  return !self->compiled_with || self->compiled_with == cfg;
 }
 
 gboolean

@@ -15,12 +15,19 @@
 
 #include "db/database.h"
 #include "db-stamps.h"
+#include "cfg.h"
 
 typedef struct _PdbSngDb PdbSngDb;
 
-/* Loads @path with capture prefix @prefix (may be NULL). On failure returns
- * NULL and sets @error (its message names file:line:column). */
-PdbSngDb *pdb_sng_db_load(const gchar *path, const gchar *prefix, GError **error);
+/* Loads @path with capture prefix @prefix (may be NULL); templates that
+ * call functions and action conditions are compiled by syslog-ng with @cfg
+ * (host-expr.h). On failure returns NULL and sets @error (its message names
+ * file:line:column). */
+PdbSngDb *pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *cfg, GError **error);
+/* FALSE when @self holds templates or filters compiled with another
+ * configuration than @cfg (then load it again, as syslog-ng's own
+ * db-parser() does on every reload). */
+gboolean pdb_sng_db_fits_config(const PdbSngDb *self, GlobalConfig *cfg);
 PdbSngDb *pdb_sng_db_ref(PdbSngDb *self);
 void pdb_sng_db_unref(PdbSngDb *self);
 

@@ -140,10 +140,11 @@ pdb_sng_try_indirect(PdbSngMessage *m, NVHandle handle, const gchar *value, gsiz
   return TRUE;
 }
 
+/* A name's value (a macro's expansion lives in a scratch buffer) and, when
+ * @type is not NULL, its type. */
 static const gchar *
-pdb_sng_get(gpointer p, const gchar *name, gssize *length)
+pdb_sng_get_with_type(PdbSngMessage *m, const gchar *name, gssize *length, LogMessageValueType *type)
 {
-  PdbSngMessage *m = p;
   gboolean is_macro;
   guint id = pdb_sng_db_lookup_name(m->db, name, &is_macro);
 
@@ -153,7 +154,7 @@ pdb_sng_get(gpointer p, const gchar *name, gssize *length)
       GString *text = scratch_buffers_alloc();
       LogTemplateEvalOptions options = { m->template_options, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
 
-      log_macro_expand(macro, FALSE, &options, m->msg, text, NULL);
+      log_macro_expand(macro, FALSE, &options, m->msg, text, type);
       if (length)
         *length = text->len;
       return text->str;
@@ -161,10 +162,42 @@ pdb_sng_get(gpointer p, const gchar *name, gssize *length)
 
   NVHandle handle = (NVHandle) id;
   gssize len = 0;
-  const gchar *value = handle ? log_msg_get_value_if_set(m->msg, handle, &len) : NULL;
+  const gchar *value = handle ? log_msg_get_value_if_set_with_type(m->msg, handle, &len, type) : NULL;
 
   if (length)
     *length = value ? len : 0;
+  return value;
+}
+
+static const gchar *
+pdb_sng_get(gpointer p, const gchar *name, gssize *length)
+{
+  return pdb_sng_get_with_type(p, name, length, NULL);
+}
+
+/* The engine's value type closest to syslog-ng's @type. */
+PdbValueType
+pdb_sng_value_type_from(LogMessageValueType type)
+{
+  switch (type)
+    {
+    case LM_VT_INT32:
+    case LM_VT_INT64:
+      return PDB_VALUE_INT64;
+    case LM_VT_DOUBLE:
+      return PDB_VALUE_DOUBLE;
+    default:
+      return PDB_VALUE_STRING;
+    }
+}
+
+static const gchar *
+pdb_sng_get_typed(gpointer p, const gchar *name, gssize *length, PdbValueType *type)
+{
+  LogMessageValueType lm_type = LM_VT_STRING;
+  const gchar *value = pdb_sng_get_with_type(p, name, length, &lm_type);
+
+  *type = pdb_sng_value_type_from(lm_type);
   return value;
 }
 
@@ -202,10 +235,19 @@ pdb_sng_clear_tag(gpointer p, const gchar *tag)
     log_msg_clear_tag_by_id(m->msg, id);
 }
 
+/* The LogMessage that syslog-ng's templates (host-expr.c) evaluate over. */
+static gpointer
+pdb_sng_host_message(gpointer p)
+{
+  return ((PdbSngMessage *) p)->msg;
+}
+
 const PdbMessageOps pdb_sng_message_ops =
 {
   .get = pdb_sng_get,
   .set = pdb_sng_set,
   .set_tag = pdb_sng_set_tag,
   .clear_tag = pdb_sng_clear_tag,
+  .host_message = pdb_sng_host_message,
+  .get_typed = pdb_sng_get_typed,
 };

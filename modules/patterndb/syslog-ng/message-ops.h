@@ -32,4 +32,8 @@ typedef struct _PdbSngMessage
 
 extern const PdbMessageOps pdb_sng_message_ops;
 
+/* The engine's value type closest to syslog-ng's @type (int32 and int64:
+ * INT64, double: DOUBLE, anything else: STRING). */
+PdbValueType pdb_sng_value_type_from(LogMessageValueType type);
+
 #endif

@@ -12,6 +12,7 @@
  */
 #include "sng-correlation.h"
 #include "template/macros.h"
+#include "message-ops.h"
 
 #include <string.h>
 
@@ -66,7 +67,34 @@ host_unset(gpointer msg, const gchar *name)
   log_msg_unset_value_by_name((LogMessage *) msg, name);
 }
 
-static const PdbMessageOps host_ops = { host_get, host_set, host_set_tag, host_clear_tag, host_has_tag, host_unset };
+/* host_get() with the value's type, for <value>s that are one plain reference. */
+static const gchar *
+host_get_typed(gpointer msg, const gchar *name, gssize *length, PdbValueType *type)
+{
+  NVHandle handle = log_msg_get_value_handle(strcmp(name, "MSG") == 0 ? "MESSAGE" : name);
+  LogMessageValueType lm_type = LM_VT_STRING;
+  gssize len = 0;
+  const gchar *value;
+
+  if (!handle)
+    return NULL;
+  value = log_msg_get_value_if_set_with_type((LogMessage *) msg, handle, &len, &lm_type);
+  if (length)
+    *length = len;
+  *type = pdb_sng_value_type_from(lm_type);
+  return value;
+}
+
+static const PdbMessageOps host_ops =
+{
+  .get = host_get,
+  .set = host_set,
+  .set_tag = host_set_tag,
+  .clear_tag = host_clear_tag,
+  .has_tag = host_has_tag,
+  .unset = host_unset,
+  .get_typed = host_get_typed,
+};
 
 static gpointer
 host_ref(gpointer msg)
