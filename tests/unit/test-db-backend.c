@@ -253,15 +253,22 @@ Test(backend, without_a_backend_the_db_layer_alone_decides)
 
   cr_assert_null(db, "$(sha1) is not a function of the db layer's own engine");
   cr_assert(strstr(error->message, "sha1") != NULL, "%s", error->message);
-  g_error_free(error);
+  g_clear_error(&error);
 
   db = load_with(NULL, " <rule id='r1' context-id='$(uppercase $user)'><patterns><pattern>a</pattern></patterns>\n"
                  "  <actions><action condition='bad('><message/></action></actions></rule>", &error);
+  cr_assert_null(db, "the db layer's own filter compiler refuses 'bad(' at load, as pdbtool");
+  cr_assert(strstr(error->message, "condition") != NULL, "%s", error->message);
+  g_clear_error(&error);
+
+  db = load_with(NULL, " <rule id='r1' context-id='$(uppercase $user)'><patterns><pattern>a</pattern></patterns>\n"
+                 "  <actions><action condition='\"$user\" eq \"x\"'><message/></action></actions></rule>", &error);
   cr_assert_not_null(db, "%s", error ? error->message : "");
   const PdbRule *rule = pdb_database_find_rule(db, "r1");
+  const PdbAction *action = g_ptr_array_index(rule->actions, 0);
   cr_assert_null(rule->context_id_host);
-  cr_assert_null(((PdbAction *) g_ptr_array_index(rule->actions, 0))->condition_host,
-                 "conditions are the correlation code's own without a backend");
+  cr_assert_null(action->condition_host, "conditions are the db layer's own without a backend");
+  cr_assert_not_null(action->condition_expr, "compiled by db/filter-expr.h");
   pdb_database_unref(db);
 }
 

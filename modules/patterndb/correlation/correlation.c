@@ -236,12 +236,12 @@ newest_store_matches(const PdbFilterGroups *groups, gpointer user_data)
 /* The action's condition (compiled by the loader) over @messages, the newest
  * last: filter functions test the newest, templates may look back. */
 static gboolean
-condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *messages, guint count,
-                const gchar *context_id)
+condition_holds(PdbCorrelation *self, const PdbAction *action, gpointer *messages, guint count)
 {
+  /* as 3.38: ${CONTEXT_ID} is empty in a condition */
   if (action->condition_host)
     {
-      PdbExprScope scope = { messages, count, context_id };
+      PdbExprScope scope = { messages, count, NULL };
 
       return pdb_host_expr_eval(action->condition_host, &scope);
     }
@@ -361,7 +361,8 @@ create_context(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, const
   gen = generate(self, &action->message, messages, count, trigger_scope, trigger_id);
   if (action->create_context_id_host)
     {
-      PdbExprScope scope = { messages, count, trigger_id };
+      /* as 3.38: ${CONTEXT_ID} is empty in a create-context's context-id */
+      PdbExprScope scope = { messages, count, NULL };
       pdb_host_expr_append(action->create_context_id_host, &scope, id);
     }
   else if (action->create_context_id_template)
@@ -410,7 +411,7 @@ run_actions(PdbCorrelation *self, PdbDatabase *db, const PdbRule *rule, PdbActio
 
       if (action->trigger != trigger || count == 0)
         continue;
-      if (!condition_holds(self, action, messages, count, id))
+      if (!condition_holds(self, action, messages, count))
         continue;
       if (!rate_allows(self, rule, i, action, messages[count - 1]))
         continue;

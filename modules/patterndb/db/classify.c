@@ -278,9 +278,13 @@ pdb_values_apply_in_scope(const GPtrArray *values, PdbTemplateLookupFunc lookup,
           const gchar *text = ops->get_typed(msg, value->reference, &length, &type);
 
           if (text)
-            g_string_append_len(buffer, text, length < 0 ? (gssize) strlen(text) : length);
-          ops->set(msg, value->name, buffer->str, buffer->len, text ? type : PDB_VALUE_STRING);
-          continue;
+            {
+              g_string_append_len(buffer, text, length < 0 ? (gssize) strlen(text) : length);
+              ops->set(msg, value->name, buffer->str, buffer->len, type);
+              continue;
+            }
+          /* not a value of the message: a macro (${CONTEXT_ID}, $ISODATE) or
+           * unset, which the template below expands as a string */
         }
       if (G_LIKELY(!value->host))
         pdb_template_append(value->compiled, lookup, lookup_data, buffer);

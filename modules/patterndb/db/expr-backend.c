@@ -66,9 +66,13 @@ pdb_expr_plain_reference(const gchar *text)
 {
   if (!text || !is_plain_reference(text))
     return NULL;
-  if (text[1] == '{')
-    return g_strndup(text + 2, strlen(text) - 3);
-  return g_strdup(text + 1);
+
+  gchar *name = text[1] == '{' ? g_strndup(text + 2, strlen(text) - 3) : g_strdup(text + 1);
+
+  /* the context's id is not the message's: the template's lookup answers it */
+  if (strcmp(name, PDB_TEMPLATE_CONTEXT_ID) == 0 || strcmp(name, "_") == 0)
+    g_clear_pointer(&name, g_free);
+  return name;
 }
 
 gboolean
