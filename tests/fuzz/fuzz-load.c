@@ -8,8 +8,8 @@
  * set an error. Invariants checked: load returns a database xor an error,
  * nothing crashes or leaks either way, and the loader's two XML front ends
  * (the fast scanner and libxml2, PdbLoadOptions.xml_front_end) give the same database or
- * the same error and warnings (tests/unit/db-canon.h); a difference aborts
- * after printing both.
+ * the same error and warnings (tests/unit/db-canon.h), except for a raw '<'
+ * in an attribute value; a difference aborts after printing both.
  */
 #include "db/database.h"
 #include "../unit/db-canon.h"
@@ -64,7 +64,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   gchar *fast = canon_load(fuzz_path, NULL);
   gchar *reference = canon_load(fuzz_path, "libxml2");
-  if (strcmp(fast, reference) != 0)
+  /* the one sanctioned difference (xml-scan.c): a raw '<' in an attribute
+   * value loads on the fast path, as in 3.38 (GMarkup), not in libxml2 */
+  if (strcmp(fast, reference) != 0 && !strstr(reference, "Unescaped '<' not allowed in attributes values"))
     {
       fprintf(stderr, "fuzz-load: the fast XML scanner and libxml2 differ\n"
               "--- fast:\n%s\n--- libxml2:\n%s\n", fast, reference);

@@ -78,8 +78,6 @@ static const BrokenRow broken_rows[] =
   { DB4(RULESET(RULE("", "<actions><action><create-context><message/></create-context></action></actions>"))),
     "<create-context", 0, PDB_DB_ERROR_STRUCTURE,
     "<create-context> has no context-id attribute in rule 'a'; add context-id='...'" },
-  { DB4(RULESET(RULE("", "<values><value name='v' type='integer'>1</value></values>"))), "<value ", 0,
-    PDB_DB_ERROR_STRUCTURE, "rule 'a': value 'v': unknown type 'integer', expected one of " PDB_TYPE_HINT_NAMES },
   /* Templates: [pdbtool] 3.38 fails the whole database for a(b). */
   { DB4(RULESET(RULE("", "<values><value name='v'>a(b)</value></values>"))), "<value ", 0, PDB_DB_ERROR_TEMPLATE,
     "rule 'a': value 'v': template 'a(b)' does not compile: unknown type 'a' in type hinting; write one of "
@@ -215,6 +213,29 @@ Test(load_errors, accepted_versions)
       g_free(path);
       g_free(xml);
     }
+}
+
+/* [pdbtool] 3.38 loads an unknown type= of <value> and ignores it. */
+Test(load_errors, unknown_value_type_is_a_warning)
+{
+  gchar *path = write_file("t.xml", DB4(RULESET(RULE("", "<values><value name='v' type='integer'>1</value></values>"))));
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  PdbLoadOptions options = options_collecting(warnings);
+  GError *error = NULL;
+  PdbDatabase *db = pdb_database_load(path, &options, &error);
+
+  cr_assert_not_null(db, "%s", error ? error->message : "");
+  const PdbRule *rule = pdb_database_find_rule(db, "a");
+  const PdbValueDef *value = g_ptr_array_index(rule->values, 0);
+  cr_expect_null(value->type);
+  cr_expect_eq(value->value_type, PDB_VALUE_STRING);
+  cr_assert_eq(warnings->len, 1);
+  cr_expect(strstr(STR_AT(warnings, 0), "value 'v': unknown type 'integer' is ignored") != NULL, "%s",
+            STR_AT(warnings, 0));
+  cr_expect(strstr(STR_AT(warnings, 0), "t.xml:1:") != NULL, "%s", STR_AT(warnings, 0));
+  pdb_database_unref(db);
+  g_ptr_array_unref(warnings);
+  g_free(path);
 }
 
 Test(load_errors, io_errors_name_the_path)

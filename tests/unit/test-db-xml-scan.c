@@ -59,6 +59,65 @@ scanner_takes(const gchar *path)
   return taken;
 }
 
+/* @text with every raw '<' inside a quoted attribute value of a tag
+ * written "&lt;" (comments, CDATA and text are left alone). */
+static gchar *
+escape_lt_in_attributes(const gchar *text, gsize length, gsize *out_length)
+{
+  GString *out = g_string_sized_new(length + 16);
+  gboolean in_tag = FALSE;
+  gchar quote = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      gchar c = text[i];
+
+      if (quote)
+        {
+          if (c == quote)
+            quote = 0;
+          if (c == '<')
+            {
+              g_string_append(out, "&lt;");
+              continue;
+            }
+        }
+      else if (in_tag)
+        {
+          if (c == '"' || c == '\'')
+            quote = c;
+          else if (c == '>')
+            in_tag = FALSE;
+        }
+      else if (c == '<' && i + 1 < length && (g_ascii_isalpha(text[i + 1]) || text[i + 1] == '?'))
+        in_tag = TRUE;
+      g_string_append_c(out, c);
+    }
+  *out_length = out->len;
+  return g_string_free(out, FALSE);
+}
+
+/* @canon (freed) with ":LINE:COLUMN" turned into ":LINE" and, when @from
+ * is given, the path @from written @to. */
+static gchar *
+without_columns(gchar *canon, const gchar *from, const gchar *to)
+{
+  GRegex *columns = g_regex_new(":([0-9]+):[0-9]+", 0, 0, NULL);
+  gchar *text = g_regex_replace(columns, canon, -1, 0, ":\\1", 0, NULL);
+
+  g_regex_unref(columns);
+  g_free(canon);
+  if (from)
+    {
+      gchar **pieces = g_strsplit(text, from, -1);
+
+      g_free(text);
+      text = g_strjoinv(to, pieces);
+      g_strfreev(pieces);
+    }
+  return text;
+}
+
 /* Compares both front ends on @path; returns whether the scanner took it. */
 static gboolean
 compare_file(const gchar *path, const gchar *what)
@@ -66,6 +125,27 @@ compare_file(const gchar *path, const gchar *what)
   gchar *fast = canon_load(path, NULL);
   gchar *reference = canon_load(path, "libxml2");
 
+  if (strstr(reference, "Unescaped '<' not allowed in attributes values") && scanner_takes(path))
+    {
+      /* the one exception to the scanner's invariant (xml-scan.c): a raw
+       * '<' in an attribute value, which 3.38's GMarkup loads. The
+       * reference is then libxml2 on the file with those written &lt;,
+       * columns left out (the escapes move them). */
+      gchar *escaped_path = g_strconcat(path, ".escaped.xml", NULL);
+      gchar *content = NULL;
+      gsize length = 0;
+
+      cr_assert(g_file_get_contents(path, &content, &length, NULL));
+      gchar *escaped = escape_lt_in_attributes(content, length, &length);
+      cr_assert(g_file_set_contents(escaped_path, escaped, length, NULL));
+      g_free(reference);
+      reference = without_columns(canon_load(escaped_path, "libxml2"), escaped_path, path);
+      fast = without_columns(fast, NULL, NULL);
+      g_unlink(escaped_path);
+      g_free(escaped_path);
+      g_free(escaped);
+      g_free(content);
+    }
   if (strcmp(fast, reference) != 0)
     {
       /* show the first difference */
@@ -271,7 +351,7 @@ static const struct
   { "namespace prefix", "<patterndb version", "<x:patterndb xmlns:x='urn:x' version", FALSE, FALSE },
   { "xmlns", "<patterndb version", "<patterndb xmlns='urn:x' version", FALSE, FALSE },
   { "duplicate attribute", "id=\"rs1\"", "id=\"rs1\" id=\"rs2\"", FALSE, FALSE },
-  { "lt in attribute", "id=\"rs1\"", "id=\"r<s1\"", FALSE, FALSE },
+  { "lt in attribute", "id=\"rs1\"", "id=\"r<s1\"", FALSE, TRUE },
   { "gt in attribute", "id=\"rs1\"", "id=\"r>s1\"", FALSE, TRUE },
   { "no space between attributes", "name=\"r&amp;s\" id", "name=\"r&amp;s\"id", FALSE, FALSE },
   { "CDATA end in text", "alice</test_value>", "al]]>ice</test_value>", FALSE, FALSE },

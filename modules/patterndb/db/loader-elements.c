@@ -485,10 +485,12 @@ end_value(PdbLoader *self, const gchar *text)
 
   if (value->type && !pdb_type_hint_parse(value->type, -1, &hint))
     {
-      loader_fail(self, PDB_DB_ERROR_STRUCTURE,
-                  "rule '%s': value '%s': unknown type '%s', expected one of " PDB_TYPE_HINT_NAMES,
-                  self->rule->id, self->value_name, value->type);
-      return;
+      /* 3.38 loads it and ignores the attribute (type='integer' is seen in
+       * the wild) */
+      loader_warn(self, &value->location,
+                  "rule '%s': value '%s': unknown type '%s' is ignored, as syslog-ng 3.38 does "
+                  "(one of " PDB_TYPE_HINT_NAMES ")", self->rule->id, self->value_name, value->type);
+      g_clear_pointer(&value->type, g_free);
     }
 
   gchar *what = g_strdup_printf("value '%s'", self->value_name);
