@@ -10,16 +10,12 @@ set -e
 out="$top_builddir/tests/fuzz"
 mkdir -p "$out"
 src="$top_srcdir/modules/patterndb"
-core="$src/engine/radix-arena.c $src/engine/radix-build.c $src/engine/radix-freeze.c $src/engine/radix-region.c $src/engine/radix-lookup.c
-      $src/engine/radix-dump.c $src/engine/pattern-parse.c $src/engine/parser.c
-      $src/engine/parser-string.c $src/engine/parser-number.c $src/engine/parser-net.c
-      $src/engine/parser-pcre.c
-      $src/db/rule.c $src/db/database.c $src/db/loader.c $src/db/loader-grammar.c $src/db/loader-attrs.c
-      $src/db/loader-elements.c $src/db/loader-libxml2.c $src/db/loader-scan.c
-      $src/db/xml-scan.c $src/db/xml-scan-chars.c $src/db/template.c $src/db/template-func.c
-      $src/db/filter-lex.c $src/db/filter-parse.c $src/db/filter-eval.c $src/db/filter-cmp.c
-      $src/db/filter-match.c $src/db/filter-pri.c $src/db/filter-net.c $src/db/filter-list.c
-      $src/db/classify.c $src/db/schema.c"
+# libpdbcore's engine and db sources, as the build fragments list them (one list)
+core=$(awk '/^libpdbcore_la_SOURCES/ { on = 1 }
+            on { for (i = 1; i <= NF; i++) if ($i ~ /\.c$/) print "'"$top_srcdir"'/" $i }
+            on && !/\\$/ { on = 0 }' \
+       "$src/engine/engine.am" "$src/db/db.am")
+[ -n "$core" ] || { echo "build.sh: no sources found in engine.am and db.am" >&2; exit 1; }
 # shellcheck disable=SC2046
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -std=gnu11 -w
