@@ -31,13 +31,22 @@ if ! daemon_start "$T/syslog-ng.conf"; then
   exit 1
 fi
 
-# PROGRAM<tab>MESSAGE lines (no syslog header: the same text reaches both)
-python3 - "$T/lines" <<'PY'
+# PROGRAM<tab>MESSAGE lines (no syslog header: the same text reaches both).
+# Under the libasan preload, glibc's gettext lock deadlocks the first time
+# glib translates an error message on a worker thread: syslog-ng's own
+# $(url-decode) (which the daemon now uses) hangs on an invalid %-escape, and
+# so does stock db-parser() with libasan preloaded (checked with gdb:
+# bindtextdomain waits on _nl_state_lock); the plain build sends them.
+asan=no
+case " $DAEMON_ENV " in *libasan*) asan=yes ;; esac
+python3 - "$T/lines" "$asan" <<'PY'
 import sys
 vals = ["0", "1", "-1", "7", "abcdef", "9223372036854775807", "-9223372036854775808",
         "99999999999999999999", "4294967297", "1.5", "-2.5", "1e308", "inf", "nan", "0x10",
         " 5", "", "a b", "a,b", 'a"b', "a'b", "a\\b", '"q",r', "x\\tb", "\u00e9", "1.2.3.4",
         "/a/b/", "%41%zz", "a,,b", ",a,", "-2:"]
+if sys.argv[2] == "yes":
+    vals = [v for v in vals if "%zz" not in v]
 out = ["su\tSuccessful su for root by phemmer on pts/13"]
 for i, a in enumerate(vals):
     b = vals[(i * 7 + 3) % len(vals)]
