@@ -10,8 +10,8 @@ set -e
 out="$top_builddir/tests/fuzz"
 mkdir -p "$out"
 src="$top_srcdir/modules/patterndb"
-# libpdbcore's engine and db sources, as the build fragments list them (one list)
-core=$(awk '/^libpdbcore_la_SOURCES/ { on = 1 }
+# the engine and db layers' sources, as the build fragments list them (one list)
+core=$(awk '/^libpdb(engine|db)_la_SOURCES/ { on = 1 }
             on { for (i = 1; i <= NF; i++) if ($i ~ /\.c$/) print "'"$top_srcdir"'/" $i }
             on && !/\\$/ { on = 0 }' \
        "$src/engine/engine.am" "$src/db/db.am")

@@ -25,6 +25,7 @@
  * message is seen alone (as a context of one message), as in 3.38.
  */
 #include "db/template-func-private.h"
+#include "db/list-repr.h"
 
 #include <string.h>
 
@@ -133,7 +134,7 @@ append_per_message(const PdbTemplateCall *call, const PdbTfEnv *env, GString *ou
             }
           g_string_truncate(value, 0);
           pdb_tf_append_arg(call, i, &one.env, value);
-          pdb_tf_list_append_element(out, value->str, value->len);
+          pdb_list_append_element(out, value->str, value->len);
         }
       if (call->number > 0 && matched >= call->number)
         break;
@@ -235,7 +236,7 @@ map_element(const gchar *element, gsize length, gpointer user_data)
   g_string_truncate(e->scratch, 0);
   pdb_tf_append_arg(e->call, 0, &el.env, e->scratch);
   pdb_tf_list_separate(e->out, e->start);
-  pdb_tf_list_append_element(e->out, e->scratch->str, e->scratch->len);
+  pdb_list_append_element(e->out, e->scratch->str, e->scratch->len);
   return TRUE;
 }
 

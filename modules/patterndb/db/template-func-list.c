@@ -10,11 +10,7 @@
  * and the element must end right after the quote; otherwise (an unclosed
  * quote, text after it) the element is the raw text up to and including the
  * next `,`. An unquoted element runs to the next `,`, blanks included.
- * Writing (pdb_tf_list_append_element): an empty element is `""`; one
- * without quotes, `,`, blanks (space, \t \n \r \b \f) and `\` is written as
- * is; one with `"` and no `'` goes in single quotes, others in double quotes
- * with `"` escaped; inside, \b \f \n \r \t and `\` are escaped, other
- * control characters are \xHH.
+ * Writing: db/list-repr.h.
  *
  *   $(list-concat L...)       the elements of all lists, as one list
  *   $(list-append L E...)     L as is, then each E as one element
@@ -33,65 +29,13 @@
  *   $(implode SEP L...)       the elements of the lists joined by SEP
  */
 #include "db/template-func-private.h"
+#include "db/list-repr.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <string.h>
 
 /* ---- writing ---- */
-
-static void
-append_escaped(GString *out, const gchar *value, gsize length, gchar quote)
-{
-  for (gsize i = 0; i < length; i++)
-    {
-      guchar c = (guchar) value[i];
-
-      switch (c)
-        {
-        case '\b': g_string_append(out, "\\b"); break;
-        case '\f': g_string_append(out, "\\f"); break;
-        case '\n': g_string_append(out, "\\n"); break;
-        case '\r': g_string_append(out, "\\r"); break;
-        case '\t': g_string_append(out, "\\t"); break;
-        case '\\': g_string_append(out, "\\\\"); break;
-        default:
-          if (c == (guchar) quote && quote == '"')
-            g_string_append(out, "\\\"");
-          else if (c < 0x20)
-            g_string_append_printf(out, "\\x%02x", c);
-          else
-            g_string_append_c(out, (gchar) c);
-        }
-    }
-}
-
-void
-pdb_tf_list_append_element(GString *out, const gchar *value, gsize length)
-{
-  if (length == 0)
-    {
-      g_string_append(out, "\"\"");
-      return;
-    }
-  gboolean apostrophe = memchr(value, '\'', length) != NULL;
-  gboolean quote = memchr(value, '"', length) != NULL;
-
-  if (!apostrophe && !quote)
-    {
-      /* 3.38 looks only up to the first NUL */
-      gsize visible = strnlen(value, length);
-      if (strcspn(value, "\b\f\n\r\t\\ ,") >= visible)
-        {
-          g_string_append_len(out, value, length);
-          return;
-        }
-    }
-  gchar with = (quote && !apostrophe) ? '\'' : '"';
-  g_string_append_c(out, with);
-  append_escaped(out, value, length, with);
-  g_string_append_c(out, with);
-}
 
 void
 pdb_tf_list_separate(GString *out, gsize start)
@@ -220,7 +164,7 @@ collect_slice(const gchar *element, gsize length, gpointer user_data)
       return TRUE;
     }
   pdb_tf_list_separate(c->out, c->start);
-  pdb_tf_list_append_element(c->out, element, length);
+  pdb_list_append_element(c->out, element, length);
   return TRUE;
 }
 
@@ -282,7 +226,7 @@ eval_list_append(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
     {
       GString *e = g_ptr_array_index(v, i);
       pdb_tf_list_separate(out, start);
-      pdb_tf_list_append_element(out, e->str, e->len);
+      pdb_list_append_element(out, e->str, e->len);
     }
   pdb_tf_free_values(v);
 }
@@ -515,7 +459,7 @@ eval_explode(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
           for (gchar **p = parts; *p; p++)
             {
               pdb_tf_list_separate(out, start);
-              pdb_tf_list_append_element(out, *p, strlen(*p));
+              pdb_list_append_element(out, *p, strlen(*p));
             }
           g_strfreev(parts);
         }

@@ -105,8 +105,6 @@ void pdb_tf_element_init(PdbTfElement *el, const PdbTfEnv *outer, const gchar *e
 
 /* ---- lists (template-func-list.c) ---- */
 
-/* Appends @value as one element of a 3.38 list (quoted when it must be). */
-void pdb_tf_list_append_element(GString *out, const gchar *value, gsize length);
 /* Appends ',' unless @out is at @start or already ends with ','. */
 void pdb_tf_list_separate(GString *out, gsize start);
 /* Calls @each for every element of the lists @values (GString*), in order;

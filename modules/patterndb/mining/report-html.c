@@ -201,11 +201,9 @@ write_chart(PdbReport *r, GString *out)
   pdb_report_timeline_free(tl);
 }
 
-void
-pdb_report_write_html(PdbReport *r, GString *out)
+static void
+write_head(PdbReport *r, GString *out)
 {
-  pdb_report_cluster_unknown(r);
-
   g_string_append(out,
     "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'/>\n"
     "<title>patterndb report</title>\n<style>\n"
@@ -226,7 +224,11 @@ pdb_report_write_html(PdbReport *r, GString *out)
 
   g_string_append(out, "<h2>Classes over time</h2>\n");
   write_chart(r, out);
+}
 
+static void
+write_classes(PdbReport *r, GString *out)
+{
   GPtrArray *classes = pdb_report_sorted_classes(r);
   g_string_append(out, "<h2>Classes</h2>\n<table id='classes'>\n<tr><th>class</th><th>messages</th><th>share</th></tr>\n");
   for (guint i = 0; i < classes->len; i++)
@@ -239,7 +241,11 @@ pdb_report_write_html(PdbReport *r, GString *out)
     }
   g_string_append(out, "</table>\n");
   g_ptr_array_free(classes, TRUE);
+}
 
+static void
+write_rules(PdbReport *r, GString *out)
+{
   GPtrArray *rules = pdb_report_sorted_rules(r);
   guint shown = r->options.max_rules ? MIN(rules->len, r->options.max_rules) : rules->len;
   g_string_append_printf(out, "<h2>Rules by matches</h2>\n<p class='note'>%u of %u rules matched%s.</p>\n"
@@ -258,7 +264,11 @@ pdb_report_write_html(PdbReport *r, GString *out)
     }
   g_string_append(out, "</table>\n");
   g_ptr_array_free(rules, TRUE);
+}
 
+static void
+write_never_matched(PdbReport *r, GString *out)
+{
   g_string_append(out, "<h2>Rules that never matched</h2>\n<table id='never-matched'>\n"
                        "<tr><th>class</th><th>rule id</th><th>pattern</th></tr>\n");
   guint listed = 0, never = 0;
@@ -284,7 +294,11 @@ pdb_report_write_html(PdbReport *r, GString *out)
       g_string_append(out, "</code></td></tr>\n");
     }
   g_string_append(out, "</table>\n");
+}
 
+static void
+write_unknown(PdbReport *r, GString *out)
+{
   g_string_append_printf(out, "<h2>Unknown messages</h2>\n<p class='note'>%" G_GUINT64_FORMAT
                               " unknown messages in %u clusters, largest first",
                          r->n_unknown - r->n_unknown_dropped, r->n_clusters_total);
@@ -305,5 +319,16 @@ pdb_report_write_html(PdbReport *r, GString *out)
       html_escape(out, c->pattern);
       g_string_append(out, "</code></td></tr>\n");
     }
+}
+
+void
+pdb_report_write_html(PdbReport *r, GString *out)
+{
+  pdb_report_cluster_unknown(r);
+  write_head(r, out);
+  write_classes(r, out);
+  write_rules(r, out);
+  write_never_matched(r, out);
+  write_unknown(r, out);
   g_string_append(out, "</table>\n</body>\n</html>\n");
 }

@@ -34,106 +34,6 @@
 /* --threads is capped here: more threads than this gain nothing but memory */
 #define MAX_THREADS 64
 
-/* ---- template lookup: values plus the macros scripts use ---- */
-
-/* The store's values alone (for $MSGHDR). */
-static const gchar *
-store_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
-{
-  return context_index == 0 ? pdb_tool_message_get(user_data, name, length) : NULL;
-}
-
-static const gchar *
-template_lookup(const gchar *name, guint context_index, gssize *length, gpointer user_data)
-{
-  Matcher *m = user_data;
-
-  /* as pdbtool: -T formats one message, so ${name}@N (N > 0) looks back
-   * into nothing and is empty; $(context-length) is then 1 */
-  if (context_index == PDB_TEMPLATE_CONTEXT_LENGTH_INDEX)
-    return NULL;
-  if (context_index != 0)
-    return pdb_template_no_message;
-  if (m->tmpl_dates)
-    {
-      const gchar *date = pdb_match_date_lookup(m, name, length);
-
-      if (date)
-        return date;
-    }
-  /* the macros below start with one of these letters; most names skip them all */
-  if (!name[0] || !strchr("MTPSFLB", name[0]))
-    return pdb_tool_message_get(m->msg, name, length);
-  if (strcmp(name, "MSG") == 0)
-    name = "MESSAGE";
-  else if (strcmp(name, "FULLHOST") == 0)   /* pdbtool: the host as read */
-    name = "HOST";
-  else if (strcmp(name, "MSGHDR") == 0)
-    {
-      g_string_truncate(m->scratch, 0);
-      pdb_filter_append_msghdr(store_lookup, m->msg, m->scratch);
-      *length = m->scratch->len;
-      return m->scratch->str;
-    }
-  else if (strcmp(name, "TAGS") == 0)
-    {
-      g_string_truncate(m->scratch2, 0);
-      pdb_tool_message_format_tags(m->msg, m->scratch2);
-      *length = m->scratch2->len;
-      return m->scratch2->str;
-    }
-  else
-    {
-      g_string_truncate(m->scratch, 0);
-      if (pdb_tool_pri_macro_append(name, m->pri, m->scratch))
-        {
-          *length = m->scratch->len;
-          return m->scratch->str;
-        }
-    }
-  if (strcmp(name, "SDATA") == 0)
-    {
-      *length = m->sdata.data ? (gssize) m->sdata.length : 0;
-      return m->sdata.data ? m->sdata.data : "";
-    }
-  return pdb_tool_message_get(m->msg, name, length);
-}
-
-/* -F's flags(store-matches): $0..$N replace the message's earlier ones */
-static void
-store_matches(const PdbFilterGroups *groups, gpointer user_data)
-{
-  Matcher *m = user_data;
-  /* the groups may point into the store's own slots: copy them first */
-  gchar **copies = g_new0(gchar *, groups->count);
-
-  for (guint i = 0; i < groups->count; i++)
-    copies[i] = groups->values[i] ? g_strndup(groups->values[i], groups->lengths[i]) : NULL;
-  pdb_tool_message_clear_matches(m->msg);
-  for (guint i = 0; i < groups->count; i++)
-    if (copies[i])
-      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_MATCH_0 + i, copies[i], groups->lengths[i],
-                                  PDB_VALUE_STRING);
-  for (guint n = 0; n < groups->name_count; n++)
-    {
-      guint g = groups->name_groups[n];
-
-      pdb_tool_message_set(m->msg, groups->names[n], -1, copies[g], groups->lengths[g], PDB_VALUE_STRING);
-    }
-  for (guint i = 0; i < groups->count; i++)
-    g_free(copies[i]);
-  g_free(copies);
-}
-
-/* -F's tags() */
-static gboolean
-store_has_tag(const gchar *tag, gpointer user_data)
-{
-  Matcher *m = user_data;
-
-  return pdb_tool_message_has_tag(m->msg, tag);
-}
-
 /* ---- one message ---- */
 
 static void
@@ -154,7 +54,7 @@ pdb_match_print_message(Matcher *m, const gchar *program, gsize program_length,
               const gchar *message, gsize message_length, gboolean synthetic)
 {
   const gchar *rule_id;
-  PdbFilterSubject subject = { template_lookup, store_has_tag, m, store_matches };
+  PdbFilterSubject subject = { pdb_match_template_lookup, pdb_match_store_has_tag, m, pdb_match_store_matches };
 
   if (!m->filter || pdb_filter_expr_eval(m->filter, &subject))
     {
@@ -168,7 +68,7 @@ pdb_match_print_message(Matcher *m, const gchar *program, gsize program_length,
           g_string_append_c(m->out, '\n');
         }
       else if (m->tmpl && !m->opt->debug_pattern)   /* pdbtool: -D wins over -T */
-        pdb_template_append(m->tmpl, template_lookup, m, m->out);
+        pdb_template_append(m->tmpl, pdb_match_template_lookup, m, m->out);
       else
         {
           if (m->opt->debug_pattern && !synthetic)

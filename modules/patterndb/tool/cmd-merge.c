@@ -314,6 +314,40 @@ static const gchar merge_description[] =
   "left out; the output is still written), 2 usage error or the output cannot be\n"
   "written.\n";
 
+/* Writes @doc to @path through a temporary file renamed over it (a reader
+ * sees the old file or the new one, never a part); errors go to stderr. */
+static gboolean
+write_atomically(const gchar *path, const GString *doc)
+{
+  gchar *tmp = g_strdup_printf("%s.tmp-XXXXXX", path);
+  gint fd = g_mkstemp(tmp);
+  gboolean ok = FALSE;
+
+  if (fd < 0 || write(fd, doc->str, doc->len) != (gssize) doc->len || fsync(fd) != 0)
+    {
+      fprintf(stderr, "Error writing output file; filename='%s', error='%s'\n", path, g_strerror(errno));
+      if (fd >= 0)
+        {
+          close(fd);
+          g_unlink(tmp);
+        }
+    }
+  else
+    {
+      fchmod(fd, 0644);
+      close(fd);
+      if (g_rename(tmp, path) != 0)
+        {
+          fprintf(stderr, "Error writing output file; filename='%s', error='%s'\n", path, g_strerror(errno));
+          g_unlink(tmp);
+        }
+      else
+        ok = TRUE;
+    }
+  g_free(tmp);
+  return ok;
+}
+
 int
 pdb_cmd_merge(int argc, char **argv)
 {
@@ -333,7 +367,6 @@ pdb_cmd_merge(int argc, char **argv)
   GError *error = NULL;
   gint max_version = 4, rc = PDB_TOOL_EXIT_USAGE;
   gboolean input_failed = FALSE;
-  gchar *tmp = NULL;
   const gchar *out_path;
 
   if (!pdb_tool_parse_options(&argc, &argv, "merge", "Merge pattern databases", merge_description, entries))
@@ -387,29 +420,10 @@ pdb_cmd_merge(int argc, char **argv)
   g_string_append_len(doc, body->str, body->len);
   g_string_append(doc, "</patterndb>\n");
 
-  tmp = g_strdup_printf("%s.tmp-XXXXXX", out_path);
-  gint fd = g_mkstemp(tmp);
-  if (fd < 0 || write(fd, doc->str, doc->len) != (gssize) doc->len || fsync(fd) != 0)
-    {
-      fprintf(stderr, "Error writing output file; filename='%s', error='%s'\n", out_path, g_strerror(errno));
-      if (fd >= 0)
-        {
-          close(fd);
-          g_unlink(tmp);
-        }
-      goto out;
-    }
-  fchmod(fd, 0644);
-  close(fd);
-  if (g_rename(tmp, out_path) != 0)
-    {
-      fprintf(stderr, "Error writing output file; filename='%s', error='%s'\n", out_path, g_strerror(errno));
-      g_unlink(tmp);
-      goto out;
-    }
+  if (!write_atomically(out_path, doc))
+    goto out;
   rc = input_failed ? 1 : 0;
 out:
-  g_free(tmp);
   if (files)
     g_ptr_array_free(files, TRUE);
   if (body)

@@ -5,6 +5,7 @@
  *   match-dates.c  date macros of -T and of <value>s ($ISODATE, $R_YEAR ...)
  *   match-debug.c  --debug-pattern / --debug-csv and --explain output
  *   match-corr.c   correlation: snapshots, generated messages, the clock
+ *   match-lookup.c what -T and -F read: values, macros, tags
  *   cmd-match.c    options, one message, lines, threads, the command
  * A Matcher belongs to one thread; nothing here locks.
  */
@@ -112,6 +113,13 @@ void pdb_match_print_explanation(Matcher *m, const gchar *program, gsize program
 void pdb_match_collect_synthetic(gpointer msg, gpointer user_data);
 void pdb_match_correlate(Matcher *m, gint64 stamp);
 void pdb_match_print_synthetic(Matcher *m);
+
+/* match-lookup.c: -T's lookup (values and macros of m->msg; @user_data is
+ * the Matcher), and -F's tags() and flags(store-matches). */
+const gchar *pdb_match_template_lookup(const gchar *name, guint context_index, gssize *length,
+                                       gpointer user_data);
+gboolean pdb_match_store_has_tag(const gchar *tag, gpointer user_data);
+void pdb_match_store_matches(const PdbFilterGroups *groups, gpointer user_data);
 void pdb_match_release_timeouts(Matcher *m, gint64 stamp);
 gboolean pdb_match_database_correlates(const PdbDatabase *db);
 

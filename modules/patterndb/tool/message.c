@@ -10,6 +10,8 @@
 #include "tool/message.h"
 #include "db/filter-expr.h"
 #include "tool/json.h"
+#include "tool/pointer-cache.h"
+#include "db/list-repr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,23 +49,6 @@ typedef struct
   guint32 stamp;
 } Slot;
 
-/*
- * Pointer -> id, open addressing with linear probing, for the names and
- * tags the database layer passes (capture names, class tags ...), whose
- * strings live as long as the database. A hit is confirmed with strcmp()
- * against the id's own name, so a reused transient buffer can never get a
- * wrong id; it is then looked up by value and its entry updated. The
- * table grows at half load, so with 100,000 rules every capture name
- * still has its entry.
- */
-typedef struct
-{
-  const gchar **keys;
-  guint *ids;
-  guint mask;            /* capacity - 1; capacity is a power of two */
-  guint used;
-} PointerCache;
-
 struct _PdbToolMessage
 {
   GHashTable *handles;   /* name -> handle + 1; keys are the strings in `names` */
@@ -85,66 +70,6 @@ struct _PdbToolMessage
   gint pri;              /* the line's PRI, answered as "PRI" by ops_get */
   GString *macro_text;   /* ops_get's answer to "PRI" and "TAGS" */
 };
-
-static void
-pointer_cache_init(PointerCache *cache, guint capacity)
-{
-  cache->keys = g_new0(const gchar *, capacity);
-  cache->ids = g_new0(guint, capacity);
-  cache->mask = capacity - 1;
-  cache->used = 0;
-}
-
-static void
-pointer_cache_clear(PointerCache *cache)
-{
-  g_free(cache->keys);
-  g_free(cache->ids);
-}
-
-static inline guint
-pointer_hash(const gchar *key)
-{
-  guint64 k = (guintptr) key;
-
-  k ^= k >> 29;
-  k *= G_GUINT64_CONSTANT(0x9e3779b97f4a7c15);
-  return (guint) (k >> 32);
-}
-
-/* The id slot of @key: its own, or the empty one where it would go (id 0). */
-static inline guint *
-pointer_cache_find(PointerCache *cache, const gchar *key)
-{
-  guint i = pointer_hash(key) & cache->mask;
-
-  while (cache->keys[i] && cache->keys[i] != key)
-    i = (i + 1) & cache->mask;
-  cache->keys[i] = key;   /* claims an empty slot; its id stays 0 until stored */
-  return &cache->ids[i];
-}
-
-static void
-pointer_cache_store(PointerCache *cache, guint *entry, const gchar *key, guint id)
-{
-  if (*entry == 0)
-    cache->used++;
-  *entry = id;
-  if (cache->used * 2 > cache->mask + 1)
-    {
-      PointerCache bigger;
-
-      pointer_cache_init(&bigger, (cache->mask + 1) * 2);
-      for (guint i = 0; i <= cache->mask; i++)
-        if (cache->keys[i] && cache->ids[i])
-          {
-            *pointer_cache_find(&bigger, cache->keys[i]) = cache->ids[i];
-            bigger.used++;
-          }
-      pointer_cache_clear(cache);
-      *cache = bigger;
-    }
-}
 
 /* 3.38's built-in value handles, in their numbering order. */
 static const gchar *const builtin_names[] =
@@ -593,44 +518,6 @@ sort_set(PdbToolMessage *msg)
     qsort(msg->set_tags.data, msg->set_tags.len, sizeof(guint), compare_uint);
 }
 
-/*
- * One tag of the TAGS list as syslog-ng writes list items: as it is, unless
- * it is empty or holds a blank, a quote, a backslash, a comma or one of
- * \t \n \r \f \b; then quoted, with single quotes when it holds '"' but
- * no '\'', else double quotes, and the quote, the backslash and those
- * control characters escaped (\" \\ \t \n \r \f \b).
- */
-static void
-append_list_item(GString *out, const gchar *item)
-{
-  static const gchar needs_quotes[] = " ,\"'\\\t\n\r\f\b";
-
-  if (item[0] && !item[strcspn(item, needs_quotes)])
-    {
-      g_string_append(out, item);
-      return;
-    }
-  gchar quote = strchr(item, '"') && !strchr(item, '\'') ? '\'' : '"';
-  g_string_append_c(out, quote);
-  for (const gchar *p = item; *p; p++)
-    {
-      static const gchar controls[] = "\t\n\r\f\b";
-      static const gchar letters[] = "tnrfb";
-      const gchar *control = *p ? strchr(controls, *p) : NULL;
-
-      if (*p == quote || *p == '\\')
-        g_string_append_c(out, '\\');
-      else if (control)
-        {
-          g_string_append_c(out, '\\');
-          g_string_append_c(out, letters[control - controls]);
-          continue;
-        }
-      g_string_append_c(out, *p);
-    }
-  g_string_append_c(out, quote);
-}
-
 void
 pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out)
 {
@@ -643,7 +530,9 @@ pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out)
 
       if (!first)
         g_string_append_c(out, ',');
-      append_list_item(out, g_ptr_array_index(msg->tag_names, id - 1));
+      const gchar *tag = g_ptr_array_index(msg->tag_names, id - 1);
+
+      pdb_list_append_element(out, tag, strlen(tag));
       first = FALSE;
     }
 }
