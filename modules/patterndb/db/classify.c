@@ -6,6 +6,25 @@
  * caller's PdbResult, so it needs no lock; it allocates nothing unless a
  * pattern has more than PDB_MATCH_INLINE_CAPTURES captures.
  *
+ * Which rule wins, the whole chain (3.38's, which users rely on):
+ *   1. Files: a directory or glob is read in strcmp() order of the full
+ *      paths (database.c); inside a file, rules in document order.
+ *   2. Rulesets with the same program pattern merge into one message tree,
+ *      across files; a ruleset without a program pattern goes to the
+ *      catch-all tree. Patterns enter a tree in that order, each ruleset's
+ *      at its </ruleset>; an identical pattern inserted again is refused
+ *      with a warning: the first one stays.
+ *   3. The program is looked up in the tree of program patterns (the same
+ *      engine, so the same order as 5); a program no pattern matches uses
+ *      the catch-all tree, and without one the message is unknown.
+ *   4. The message is looked up in that ruleset's tree only: a message that
+ *      no rule of the program's ruleset matches is unknown even when a
+ *      catch-all rule would match it.
+ *   5. Inside a tree (engine/radix-node.h, THE MATCHING ORDER): literal
+ *      text before parsers, parsers in insertion order with backtracking,
+ *      a complete match anywhere before any prefix match, then the first
+ *      prefix match in that order.
+ *
  * The order of writes (pdb_result_apply) is a contract users see in
  * `match` output and in templates that read earlier values:
  *   1. .classifier.class, .classifier.rule_id

@@ -306,8 +306,8 @@ _insert_parser(PdbRadix *self, PdbBuildNode *node, PdbElement *el, const PdbLoca
       child->column = location->column;
       if (location->file)
         {
-          /* Interning hashes the whole name: once per file, not per parser
-           * (a 60-byte path took 9% of loading 100,000 rules). The text is
+          /* Interning hashes the whole name, so it is done once per file,
+           * not once per parser (loading is linear in rules). The text is
            * compared too, in case a caller reuses one buffer for several
            * names (compared only at the same address, which the caller
            * has just handed over, so it is live memory). */

@@ -338,6 +338,7 @@ again:
       n_parser = pdb_frozen_n_parser(n);
     }
   first = key + key_length;
+  /* a. the node's literal key at off (CRLF input matches LF keys) */
   if (!_match_key(l, n, key, key_length, off, &pos, &key_pos))
     {
       if (G_UNLIKELY(l->trace))
@@ -356,6 +357,8 @@ again:
   if (G_UNLIKELY(l->trace) && key_length)
     _push_step(l, n, NULL, off, pos - off, NULL);
 
+  /* b. input exhausted at the node's end: complete if it has a value;
+   * parsers never run on an empty rest */
   if (pos == l->len)
     {
       if (n->flags & PDB_NODE_HAS_VALUE)

@@ -62,10 +62,10 @@
  *   | padding to 4                                                 |
  *   +--------------------------------------------------------------+
  *
- * The fixed part is kept small because the records a lookup visits are
- * its cache misses (at 1,000-10,000 rules most of the L1 misses of a
- * message): 8 bytes instead of 20 put more of the key, the first bytes and
- * the child offsets in the line the visit touches first. What only `dump`
+ * The fixed part is 8 bytes because the records a lookup visits are its
+ * cache misses (at 1,000-10,000 rules most of the L1 misses of a
+ * message): the key, its first bytes and the child offsets must share the
+ * cache line the visit touches first. What only `dump`
  * and tracing need is not in the record: a parser node's location is in
  * parser_nodes (sorted by record offset, found by binary search,
  * pdb_frozen_parser_node()), and the node with a value that explains a

@@ -33,9 +33,8 @@ G_BEGIN_DECLS
  * microseconds) costs nothing next to classifying it (about 2,300 lines of
  * 114 bytes, 230 microseconds and more), small enough that the ring's
  * outputs stay small: NAME=value output is about 10 times its input, and
- * 1 MiB blocks made the general path's peak RSS at 100,000 rules exceed
- * pdbtool's with 2 threads (123 MB against 119; 113 MB now), for the
- * same speed. */
+ * the ring holds a block's output per thread, so the block size bounds
+ * the peak RSS (which must stay at most pdbtool's at 100,000 rules). */
 #define PDB_MATCH_PARALLEL_BLOCK (256 * 1024)
 
 /* What `line` returns besides a status (>= 0, see `status`). */
