@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/perf/test-match-direct.sh: the short path of `match -f -T` for
+# tests/tool/test-match-direct.sh: the short path of `match -f -T` for
 # templates of the classification only (tool/match-direct.c) prints exactly
 # what pdbtool 3.38 prints, on databases where it is taken (random, loghub,
 # hand-written) and where it must refuse: a <value> or a capture that writes

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/perf/test-match-parallel.sh: match -f on several threads
+# tests/tool/test-match-parallel.sh: match -f on several threads
 # (tool/match-parallel.c) prints exactly what pdbtool 3.38 prints, in the
 # same order and with the same exit status, whatever the number of threads
 # and the block size. Bulk classification (the short path): on generated

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/perf/test-match-plan.sh: on the short path of `match -f -T`
+# tests/tool/test-match-plan.sh: on the short path of `match -f -T`
 # (tool/match-direct.c), a template of plain text and the exact references
 # ${.classifier.rule_id} / ${.classifier.class} is expanded from a plan
 # instead of the template evaluator. Every template below is compared with
