@@ -84,26 +84,8 @@ attr_dup_one(const xmlChar **a)
 gboolean
 parse_scope(PdbLoader *self, const gchar *value, PdbContextScope *scope)
 {
-  static const struct
-  {
-    const gchar *name;
-    PdbContextScope scope;
-  } scopes[] =
-  {
-    { "process", PDB_SCOPE_PROCESS },
-    { "program", PDB_SCOPE_PROGRAM },
-    { "host", PDB_SCOPE_HOST },
-    { "global", PDB_SCOPE_GLOBAL },
-  };
-
-  for (gsize i = 0; i < G_N_ELEMENTS(scopes); i++)
-    {
-      if (strcmp(scopes[i].name, value) == 0)
-        {
-          *scope = scopes[i].scope;
-          return TRUE;
-        }
-    }
+  if (pdb_context_scope_from_string(value, FALSE, scope))
+    return TRUE;
   loader_fail(self, PDB_DB_ERROR_STRUCTURE,
               "unknown context-scope '%s', expected one of process, program, host, global", value);
   return FALSE;

@@ -23,6 +23,25 @@
 /* 3.38 keeps class tags in a 32-byte buffer: at most 31 bytes survive. */
 #define PDB_CLASS_TAG_MAX 31
 
+gboolean
+pdb_context_scope_from_string(const gchar *name, gboolean ignore_case, PdbContextScope *scope)
+{
+  for (PdbContextScope s = PDB_SCOPE_PROCESS; s <= PDB_SCOPE_GLOBAL; s++)
+    if (ignore_case ? g_ascii_strcasecmp(name, pdb_context_scope_to_string(s)) == 0
+                    : strcmp(name, pdb_context_scope_to_string(s)) == 0)
+      {
+        *scope = s;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+guint
+pdb_context_scope_fields(PdbContextScope scope)
+{
+  return (guint) (PDB_SCOPE_GLOBAL - scope);
+}
+
 const gchar *
 pdb_context_scope_to_string(PdbContextScope scope)
 {

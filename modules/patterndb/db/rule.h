@@ -149,6 +149,12 @@ typedef struct _PdbRuleset
 } PdbRuleset;
 
 const gchar *pdb_context_scope_to_string(PdbContextScope scope);
+/* The scope named @name (process, program, host, global; ASCII case
+ * ignored when @ignore_case), or FALSE. */
+gboolean pdb_context_scope_from_string(const gchar *name, gboolean ignore_case, PdbContextScope *scope);
+/* How many of HOST, PROGRAM, PID (in that order) a context key of @scope
+ * holds: 3 for process ... 0 for global. */
+guint pdb_context_scope_fields(PdbContextScope scope);
 const gchar *pdb_inherit_mode_to_string(PdbInheritMode mode);
 const gchar *pdb_action_trigger_to_string(PdbActionTrigger trigger);
 

@@ -124,22 +124,7 @@ pdb_gb_word_is(const gchar *text, const gchar *word)
 gboolean
 pdb_grouping_by_set_scope(LogParser *s, const gchar *scope)
 {
-  PdbGroupingBy *self = (PdbGroupingBy *) s;
-  static const struct { const gchar *name; PdbContextScope scope; } names[] =
-  {
-    { "process", PDB_SCOPE_PROCESS },
-    { "program", PDB_SCOPE_PROGRAM },
-    { "host", PDB_SCOPE_HOST },
-    { "global", PDB_SCOPE_GLOBAL },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS(names); i++)
-    if (g_ascii_strcasecmp(scope, names[i].name) == 0)
-      {
-        self->scope = names[i].scope;
-        return TRUE;
-      }
-  return FALSE;
+  return pdb_context_scope_from_string(scope, TRUE, &((PdbGroupingBy *) s)->scope);
 }
 
 static void
@@ -348,9 +333,7 @@ pdb_gb_new_aggregate(PdbGroupingBy *self, GPtrArray *messages)
     }
 
   static const NVHandle scope_fields[] = { LM_V_PID, LM_V_PROGRAM, LM_V_HOST };
-  guint first = self->scope == PDB_SCOPE_PROCESS ? 0
-                : self->scope == PDB_SCOPE_PROGRAM ? 1
-                : self->scope == PDB_SCOPE_HOST ? 2 : 3;
+  guint first = G_N_ELEMENTS(scope_fields) - pdb_context_scope_fields(self->scope);
   for (guint i = first; i < G_N_ELEMENTS(scope_fields); i++)
     {
       gssize len = 0;
@@ -436,9 +419,7 @@ static void
 pdb_gb_build_key(PdbGroupingBy *self, LogMessage *msg, const GString *id, GString *key)
 {
   static const NVHandle scope_fields[] = { LM_V_HOST, LM_V_PROGRAM, LM_V_PID };
-  guint n = self->scope == PDB_SCOPE_PROCESS ? 3
-            : self->scope == PDB_SCOPE_PROGRAM ? 2
-            : self->scope == PDB_SCOPE_HOST ? 1 : 0;
+  guint n = pdb_context_scope_fields(self->scope);
 
   g_string_truncate(key, 0);
   for (guint i = 0; i < n; i++)
@@ -505,15 +486,10 @@ pdb_gb_advance(gint64 seconds, gpointer user_data)
 static gchar *
 pdb_gb_build_generated_name(PdbGroupingBy *self)
 {
-  static const gint scope_number[] =
-  {
-    [PDB_SCOPE_PROCESS] = 3, [PDB_SCOPE_PROGRAM] = 2, [PDB_SCOPE_HOST] = 1, [PDB_SCOPE_GLOBAL] = 0,
-  };
-
   if (self->persist_name)
     return g_strdup_printf("grouping-by.%s(clone=%u)", self->persist_name, self->copy);
-  return g_strdup_printf("grouping-by(%s,scope=%d,clone=%u)", self->key ? self->key->template : "",
-                         scope_number[self->scope], self->copy);
+  return g_strdup_printf("grouping-by(%s,scope=%u,clone=%u)", self->key ? self->key->template : "",
+                         pdb_context_scope_fields(self->scope), self->copy);
 }
 
 static const gchar *
