@@ -156,6 +156,7 @@ pdb_database_add_program(PdbDatabase *db, const gchar *pattern, PdbRuleset *rule
 void
 pdb_database_add_rule(PdbDatabase *db, PdbRule *rule)
 {
+  rule->index = db->rules->len;
   g_ptr_array_add(db->rules, rule);
 }
 

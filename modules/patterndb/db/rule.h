@@ -122,9 +122,8 @@ typedef struct _PdbRule
   gint context_timeout;    /* seconds */
   PdbContextScope context_scope;
   GPtrArray *patterns;     /* of gchar*: the <pattern> texts, verbatim */
-  PdbPatternPlace *pattern_places; /* patterns->len entries (NULL when none): one allocation for
-                                      both locations of every pattern, as loading 100,000 rules
-                                      spent 9% of its time creating two GArrays per rule */
+  PdbPatternPlace *pattern_places; /* patterns->len entries (NULL when none), one allocation
+                                      for both locations of every pattern */
   GPtrArray *tags;         /* of gchar* */
   GPtrArray *values;       /* of PdbValueDef* */
   GPtrArray *examples;     /* of PdbExample* */
@@ -133,6 +132,7 @@ typedef struct _PdbRule
   GPtrArray *urls;         /* of gchar* */
   PdbLocation location;    /* of <rule>; file string owned by the database */
   gpointer user_data;      /* free slot for the syslog-ng glue (compiled templates) */
+  guint index;             /* its position in pdb_database_get_rules() */
 } PdbRule;
 
 /* One <ruleset>: the program patterns that select it and its message tree. */

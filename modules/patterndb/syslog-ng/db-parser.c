@@ -42,6 +42,7 @@
 #include "sng-correlation.h"
 #include "persist-keys.h"
 #include "idle-tick.h"
+#include "rule-stats.h"
 #include "inject-mode.h"
 
 #include "logmsg/nvtable.h"
@@ -168,6 +169,14 @@ pdb_sng_parser_get_file(PdbSngParser *self)
   return self->file ? self->file : get_installation_path_for(PDB_SNG_DEFAULT_FILE);
 }
 
+/* The id of this parser's counters (rule-stats.h): its name in the
+ * configuration, else its persist key. */
+static const gchar *
+pdb_sng_parser_stats_id(PdbSngParser *self)
+{
+  return self->super.name ? self->super.name : (self->persist_key ? self->persist_key : "db-parser");
+}
+
 /* Called by the one thread that won `checking`. */
 static void
 pdb_sng_parser_check_files(PdbSngParser *self)
@@ -196,6 +205,8 @@ pdb_sng_parser_check_files(PdbSngParser *self)
       pdb_sng_stamps_free(self->failed_stamps);
       self->failed_stamps = NULL;
       pdb_sng_stamps_free(now);
+      pdb_sng_db_set_stats(fresh, pdb_sng_rule_stats_new(pdb_sng_db_get_database(fresh),
+                                                         pdb_sng_parser_stats_id(self)));
       pdb_sng_current_db_swap(&self->current, fresh);
     }
   else
@@ -320,6 +331,7 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
   pdb_database_classify(pdb_sng_db_get_database(db), target.program, target.program_length,
                         input, input_len, &result);
   pdb_result_apply(&result, target.program, input, &pdb_sng_message_ops, &target);
+  pdb_sng_rule_stats_count(pdb_sng_db_get_stats(db), &result);
   gboolean matched = result.kind == PDB_RESULT_MATCH;
   if (matched && self->corr
       && (result.rule->context_id_template || (result.rule->actions && result.rule->actions->len)))
@@ -463,7 +475,11 @@ pdb_sng_parser_init(LogPipe *s)
   pdb_correlation_set_macro_data(self->corr, &cfg->template_options);
   pdb_sng_tick_start(&self->tick);
   g_atomic_int_set(&self->next_check, pdb_sng_now_seconds() + pdb_sng_check_interval());
-  return log_parser_init_method(s);
+  if (!log_parser_init_method(s))
+    return FALSE;
+  if (db)
+    pdb_sng_db_set_stats(db, pdb_sng_rule_stats_new(pdb_sng_db_get_database(db), pdb_sng_parser_stats_id(self)));
+  return TRUE;
 }
 
 static gboolean
@@ -474,6 +490,8 @@ pdb_sng_parser_deinit(LogPipe *s)
   PdbSngDb *db;
 
   db = pdb_sng_current_db_retire(&self->current);
+  if (db)
+    pdb_sng_db_set_stats(db, NULL);   /* while the stats registry still exists */
   if (db && cfg->persist && self->persist_key)
     cfg_persist_config_add(cfg, self->persist_key, db, (GDestroyNotify) pdb_sng_db_unref, TRUE);
   else

@@ -32,6 +32,7 @@
  * last unref frees the memo.
  */
 #include "loaded-db.h"
+#include "rule-stats.h"
 #include "host-expr.h"
 
 #include "logmsg/tags.h"
@@ -70,6 +71,7 @@ struct _PdbSngDb
   gchar *path;
   PdbSngStamps *stamps;
   GlobalConfig *compiled_with;  /* the config of its syslog-ng templates and filters, or NULL */
+  PdbSngRuleStats *stats;       /* its per-rule counters while a parser uses it, or NULL */
 };
 
 static void
@@ -281,6 +283,7 @@ pdb_sng_db_unref(PdbSngDb *self)
 {
   if (!self || !g_atomic_int_dec_and_test(&self->ref_cnt))
     return;
+  pdb_sng_rule_stats_free(self->stats);
   for (guint k = 0; k < PDB_SNG_MEMO_KINDS; k++)
     pdb_sng_memo_clear(&self->memos[k]);
   pdb_sng_stamps_free(self->stamps);
@@ -333,4 +336,19 @@ pdb_sng_db_is_current(const PdbSngDb *self)
 
   pdb_sng_stamps_free(now);
   return same;
+}
+
+void
+pdb_sng_db_set_stats(PdbSngDb *self, PdbSngRuleStats *stats)
+{
+  PdbSngRuleStats *old = self->stats;
+
+  self->stats = stats;
+  pdb_sng_rule_stats_free(old);
+}
+
+PdbSngRuleStats *
+pdb_sng_db_get_stats(const PdbSngDb *self)
+{
+  return self->stats;
 }

@@ -28,6 +28,12 @@ PdbSngDb *pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *
  * configuration than @cfg (then load it again, as syslog-ng's own
  * db-parser() does on every reload). */
 gboolean pdb_sng_db_fits_config(const PdbSngDb *self, GlobalConfig *cfg);
+/* The per-rule counters (rule-stats.h) of the parser that uses @self; set
+ * only while no thread classifies with @self (before it is published, in
+ * init and deinit). Setting frees (unregisters) the previous ones. */
+typedef struct _PdbSngRuleStats PdbSngRuleStats;
+void pdb_sng_db_set_stats(PdbSngDb *self, PdbSngRuleStats *stats);
+PdbSngRuleStats *pdb_sng_db_get_stats(const PdbSngDb *self);
 PdbSngDb *pdb_sng_db_ref(PdbSngDb *self);
 void pdb_sng_db_unref(PdbSngDb *self);
 

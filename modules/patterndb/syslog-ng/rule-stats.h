@@ -1,0 +1,32 @@
+/*
+ * rule-stats.h: per-rule counters of a db-parser() in syslog-ng's stats
+ * registry, so that `syslog-ng-ctl stats` and `syslog-ng-ctl query` show
+ * which rule classified how many messages.
+ *
+ * Counters (component "parser", id: the parser's name), each of type
+ * "processed":
+ *   instance "rule=<id>,class=<class>"  messages the rule classified (stats level 1)
+ *   instance "matched"                  messages some rule classified (level 0)
+ *   instance "unknown"                  messages no rule matched (level 0)
+ * A counter keeps its value across reloads while its key stays (same
+ * parser name, rule id and class); a new rule starts at 0.
+ *
+ * Invariant: a PdbSngRuleStats belongs to one PdbDatabase (its rule
+ * counters are indexed by PdbRule.index); counting takes no lock (atomic
+ * increments); registering and unregistering take syslog-ng's stats lock.
+ */
+#ifndef PDB_SNG_RULE_STATS_H
+#define PDB_SNG_RULE_STATS_H
+
+#include "db/database.h"
+
+typedef struct _PdbSngRuleStats PdbSngRuleStats;
+
+/* Registers the counters of @db's rules under @parser_id (copied). */
+PdbSngRuleStats *pdb_sng_rule_stats_new(const PdbDatabase *db, const gchar *parser_id);
+/* Unregisters them (NULL is fine). */
+void pdb_sng_rule_stats_free(PdbSngRuleStats *self);
+/* Counts one classification of a message of @db (NULL @self: nothing). */
+void pdb_sng_rule_stats_count(PdbSngRuleStats *self, const PdbResult *result);
+
+#endif

@@ -1,0 +1,124 @@
+#!/bin/bash
+# tests/e2e/test-rule-stats.sh: per-rule counters of db-parser() read back
+# through syslog-ng-ctl, with the real daemon: a known mix of messages from
+# four connections in parallel (no count lost), `stats` and `query get`,
+# a SIGHUP reload (counts of unchanged rules kept), a changed database
+# (a new rule starts at 0, an unchanged one keeps counting), stats-level(0)
+# (totals only) and a dropped message counted as unknown.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/e2e/daemon.sh"
+e2e_setup
+
+T=$TEST_TMPDIR
+plan 12
+
+write_db() {   # write_db ID_OF_THE_SECOND_RULE
+  cat >"$T/db.xml" <<XML
+<?xml version='1.0' encoding='UTF-8'?>
+<patterndb version='4' pub_date='2026-12-04'>
+ <ruleset name='app' id='rs'>
+  <pattern>app</pattern>
+  <rules>
+   <rule provider='t' id='login' class='system'>
+    <patterns><pattern>login @ESTRING:user: @ok</pattern></patterns>
+   </rule>
+   <rule provider='t' id='$1' class='violation'>
+    <patterns><pattern>denied @ANYSTRING:what@</pattern></patterns>
+   </rule>
+  </rules>
+ </ruleset>
+</patterndb>
+XML
+}
+
+write_conf() {   # write_conf LEVEL
+  cat >"$T/syslog-ng.conf" <<CONF
+@version: 3.38
+@module patterndb
+options { stats-freq(0); stats-level($1); };
+source s_local { unix-stream("$T/sock" flags(no-parse) max-connections(10)); };
+parser p_split { csv-parser(columns("PROGRAM", "MESSAGE") delimiters(chars("\t"))); };
+parser p_pdb { db-parser(file("$T/db.xml") drop-unmatched(yes)); };
+destination d_out { file("$T/out.log" template("\${.classifier.rule_id}\n")); };
+log { source(s_local); parser(p_split); parser(p_pdb); destination(d_out); };
+CONF
+}
+
+# stat INSTANCE: the "processed" value of parser p_pdb's counter INSTANCE
+stat() {
+  syslog_ng_ctl stats | awk -F';' -v i="$1" '$1 == "parser" && $2 == "p_pdb" && $3 == i && $5 == "processed" { print $6 }'
+}
+syslog_ng_ctl() { syslog-ng-ctl "$@" -c "$DAEMON_DIR/ctl"; }
+
+# four connections at once: each sends 250 logins, 100 denials, 50 unknown
+send_mix() {
+  python3 - "$T/sock" <<'PY'
+import socket, sys, threading
+def conn(k):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    lines = []
+    for i in range(400):
+        if i % 8 == 7:
+            lines.append(f"app\tnobody knows {k} {i}")
+        elif i % 4 == 1:
+            lines.append(f"app\tdenied access {k} {i}")
+        else:
+            lines.append(f"app\tlogin u{k}x{i}: ok")
+    s.sendall(("\n".join(lines) + "\n").encode())
+    s.close()
+threads = [threading.Thread(target=conn, args=(k,)) for k in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+PY
+}
+
+write_db deny
+write_conf 1
+if ! daemon_start "$T/syslog-ng.conf"; then
+  for i in $(seq 1 12); do not_ok "daemon did not start"; done
+  exit 1
+fi
+
+send_mix
+# 1,600 lines, 200 unknown are dropped: 1,400 written
+wait_lines "$T/out.log" 1400 30
+sleep 0.5
+check_eq "rule login counted every message of four parallel connections" 1000 "$(stat 'rule=login,class=system')"
+check_eq "rule deny counted" 400 "$(stat 'rule=deny,class=violation')"
+check_eq "matched is the sum of the rules" 1400 "$(stat matched)"
+check_eq "unknown counts the dropped messages too" 200 "$(stat unknown)"
+check_eq "syslog-ng-ctl query get names the parser, rule and class" \
+  "parser.p_pdb.rule=deny,class=violation.processed=400" \
+  "$(syslog_ng_ctl query get 'parser.p_pdb.rule=deny*' | grep processed)"
+
+daemon_reload
+send_lines "$T/sock" "app	login again: ok"
+wait_lines "$T/out.log" 1401 20
+sleep 0.5
+check_eq "after a reload the count goes on" 1001 "$(stat 'rule=login,class=system')"
+check_eq "and the totals too" 1401 "$(stat matched)"
+
+# the second rule gets another id: it starts at 0, login keeps counting
+write_db refuse
+daemon_reload
+send_lines "$T/sock" "app	denied once more" "app	login third: ok"
+wait_lines "$T/out.log" 1403 20
+sleep 0.5
+check_eq "a new rule id starts at 0" 1 "$(stat 'rule=refuse,class=violation')"
+check_eq "an unchanged rule keeps its count in a changed database" 1002 "$(stat 'rule=login,class=system')"
+errors=$(grep -i 'error\|assert' "$DAEMON_LOG")
+check_eq "the daemon log has no error" "" "$errors"
+daemon_stop
+
+# stats-level(0): the totals, no per-rule counters
+write_conf 0
+rm -f "$T/out.log"
+daemon_start "$T/syslog-ng.conf" level0 || { not_ok "daemon did not start"; not_ok "daemon did not start"; exit 1; }
+send_lines "$T/sock" "app	login four: ok" "app	nothing"
+wait_lines "$T/out.log" 1 20
+sleep 0.5
+check_eq "stats-level(0): matched and unknown are there" "1 1" "$(stat matched) $(stat unknown)"
+check_eq "stats-level(0): no per-rule counter" "" "$(syslog_ng_ctl stats | grep 'rule=')"
+daemon_stop
+done_testing
