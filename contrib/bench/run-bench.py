@@ -178,8 +178,9 @@ class Daemon:
     # filling its queue, which is what a loss-free pipeline does anyway.
     flow_control = True
 
-    def __init__(self, name, tmp, parser, modules="", sources=1):
+    def __init__(self, name, tmp, parser, modules="", sources=1, stats_level=0):
         self.name = name
+        self.stats_level = stats_level    # 1: our module's per-rule counters are on
         self.tmp = tmp
         self.parser = parser          # None or format string with {db}
         self.modules = modules        # module path prefix or ""
@@ -205,7 +206,8 @@ class Daemon:
         conf = ["@version: 3.38"]
         if self.modules:
             conf.append("@module patterndb")
-        conf += ["options { stats-freq(0); keep-hostname(yes); time-reopen(1); flush-lines(1000); };",
+        conf += ["options { stats-freq(0); stats-level(%d); keep-hostname(yes); time-reopen(1); flush-lines(1000); };"
+                 % self.stats_level,
                  "source s_in { %s };" % " ".join('file("%s" follow-freq(1) log-fetch-limit(1000) log-iw-size(10000));'
                                                   % p for p in paths),
                  'destination d_out { file("%s" template("%s")); };' % (out, TEMPLATE)]
@@ -438,9 +440,16 @@ def main():
         if not os.path.exists(mod):
             ours_d.available, ours_d.why = False, "module not built"
         daemons.append(ours_d)
+        # The per-rule counters (stats-level(1)) against the totals only (level 0).
+        ours_counted = Daemon("syslog-ng + our module, rule counters", tmp, ours_d.parser,
+                              modules=ours_d.modules, stats_level=1)
+        ours_counted.available, ours_counted.why = ours_d.available, ours_d.why
+        daemons.append(ours_counted)
         # Several sources on both cores: syslog-ng's db-parser serialises lookups behind one lock.
         last_synth = [n for n, _ in workloads if n.startswith("synth") and not n.endswith("-zipf")][-1:]
         for d1 in list(daemons):
+            if d1.stats_level:
+                continue
             d2 = Daemon(d1.name + ", 2 sources", tmp, d1.parser, d1.modules, sources=2)
             d2.available, d2.why = d1.available, d1.why
             d2.only = set(["real"] + last_synth)
