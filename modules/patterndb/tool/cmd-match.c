@@ -31,16 +31,40 @@
 #include <unistd.h>
 
 #define OUTPUT_FLUSH_BYTES (64 * 1024)
-/* --threads is capped here: more threads than this gain nothing but memory */
-#define MAX_THREADS 64
 
 /* ---- one message ---- */
+
+/* --stats: a line's classification, counted now, or by a worker once its
+ * output is kept (commit_line) */
+static void
+count_line(Matcher *m, const PdbRule *rule, const gchar *program, gsize program_length)
+{
+  if (!m->defer_stats)
+    {
+      pdb_match_stats_add(m->stats, rule, program, program_length);
+      return;
+    }
+  m->pending = TRUE;
+  m->pending_rule = rule;
+  g_string_truncate(m->pending_program, 0);
+  g_string_append_len(m->pending_program, program, program_length);
+}
+
+static void
+commit_line(Matcher *m)
+{
+  if (m->pending)
+    pdb_match_stats_add(m->stats, m->pending_rule, m->pending_program->str, m->pending_program->len);
+  m->pending = FALSE;
+}
 
 static void
 process(Matcher *m, const gchar *program, gsize program_length,
         const gchar *message, gsize message_length, gint64 stamp)
 {
   pdb_database_classify(m->db, program, program_length, message, message_length, &m->result);
+  if (m->stats)
+    count_line(m, m->result.kind == PDB_RESULT_MATCH ? m->result.rule : NULL, program, program_length);
   pdb_result_apply(&m->result, program, message, &pdb_tool_message_ops, m->msg);
   if (m->corr)
     pdb_match_correlate(m, stamp);
@@ -56,6 +80,8 @@ pdb_match_print_message(Matcher *m, const gchar *program, gsize program_length,
   const gchar *rule_id;
   PdbFilterSubject subject = { pdb_match_template_lookup, pdb_match_store_has_tag, m, pdb_match_store_matches };
 
+  if (m->stats)
+    return;   /* --stats: counted in process(), printed at the end */
   if (!m->filter || pdb_filter_expr_eval(m->filter, &subject))
     {
       /* as pdbtool: the last message printed decides the exit code */
@@ -275,6 +301,8 @@ general_worker_new(gpointer data)
     g_assert_not_reached();
   w->now = main_matcher->now;
   w->numbering = main_matcher->numbering;
+  w->stats = main_matcher->stats;
+  w->defer_stats = TRUE;
   return w;
 }
 
@@ -327,8 +355,10 @@ general_worker_line(gpointer worker, const gchar *line, gsize length, GString *o
     {
       pdb_tool_message_forget_after(w->msg, before);
       g_string_truncate(out, out_length);
+      w->pending = FALSE;   /* the main thread redoes and counts it */
       return PDB_MATCH_LINE_REFUSED;
     }
+  commit_line(w);
   return w->exit_code >= 0 ? w->exit_code : PDB_MATCH_LINE_SILENT;
 }
 
@@ -445,6 +475,7 @@ matcher_start(Matcher *m, MatchOptions *opt, PdbDatabase *db, const PdbTemplate 
   m->sd_name = g_string_new(NULL);
   m->sd_value = g_string_new(NULL);
   m->synthetic = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_nv_message_unref);
+  m->pending_program = g_string_new(NULL);
   g_snprintf(m->pid_text, sizeof(m->pid_text), "%d", (int) getpid());
   m->pri = 13;
   m->now = (gint64) time(NULL);
@@ -493,53 +524,12 @@ matcher_finish(Matcher *m)
       g_string_free(m->sd_name, TRUE);
       g_string_free(m->sd_value, TRUE);
     }
+  if (m->pending_program)
+    g_string_free(m->pending_program, TRUE);
 }
 
 /* the loaded database, kept until the process exits (see pdb_cmd_match) */
 static PdbDatabase *volatile resident_db;
-
-static const gchar match_description[] =
-  "Without -T, each message is printed as NAME=value lines (in pdbtool's order),\n"
-  "a TAGS= line and an empty line. -f reads syslog lines (RFC 5424 or RFC 3164,\n"
-  "<PRI> optional) and matches PROGRAM and MESSAGE from their header.\n"
-  "\n"
-  "-F accepts syslog-ng 3.38's filter functions: " PDB_FILTER_FUNCTIONS ".\n"
-  "\n"
-  "With -f FILE (a regular file), lines are classified on --threads threads, by\n"
-  "default one per available CPU, unless a rule has actions or a context-id. The\n"
-  "output and the exit status are the same, in the same order, as with one thread.\n"
-  "A -T template that prints nothing but ${.classifier.rule_id},\n"
-  "${.classifier.class} and plain text (bulk classification) takes a shorter path.\n"
-  "From a pipe, results are written as their lines come in.\n"
-  "\n"
-  "Exit status: 0 when the last message printed got a rule id (or none was\n"
-  "printed), 1 when it did not (always 0 with -T or --json), 2 on a usage error\n"
-  "or a database that cannot be loaded.\n";
-
-/* The checks of the options that GOption cannot make; fills in --threads. */
-static gboolean
-check_options(MatchOptions *opt, int argc, char **argv)
-{
-  if (argc > 1)
-    {
-      fprintf(stderr, "Error parsing command line arguments: unexpected argument '%s'\n", argv[1]);
-      return FALSE;
-    }
-  if (opt->threads < 0 || opt->threads > MAX_THREADS || opt->block_size < 0)
-    {
-      fprintf(stderr, "Error parsing command line arguments: --threads takes 1 to %d (0: one per CPU)%s\n",
-              MAX_THREADS, opt->block_size < 0 ? ", --block-size a positive size" : "");
-      return FALSE;
-    }
-  if (opt->threads == 0)
-    opt->threads = MIN(MAX_THREADS, (gint) g_get_num_processors());
-  if (!opt->message && !opt->file)
-    {
-      fprintf(stderr, "Either -M or -f is required to specify which message to match\n");
-      return FALSE;
-    }
-  return TRUE;
-}
 
 /* Matches -f's lines or -M's message and prints everything; the exit status. */
 static gint
@@ -582,9 +572,16 @@ match_input(Matcher *m, MatchOptions *opt)
       pdb_correlation_expire_all(m->corr, pdb_match_collect_synthetic, m);
       pdb_match_print_synthetic(m);
     }
+  if (m->stats && rc == 0)
+    {
+      if (strcmp(opt->stats, "json") == 0)
+        pdb_match_stats_write_json(m->stats, m->out);
+      else
+        pdb_match_stats_write_text(m->stats, m->out);
+    }
   pdb_tool_flush(m->out, stdout, 0);
   fflush(stdout);
-  if (rc == 0 && !m->tmpl && !opt->json)
+  if (rc == 0 && !m->tmpl && !opt->json && !m->stats)
     rc = m->exit_code;
   return rc;
 }
@@ -609,6 +606,8 @@ pdb_cmd_match(int argc, char **argv)
     { "file", 'f', 0, G_OPTION_ARG_FILENAME, &opt.file, "Read the messages from the file specified (- for stdin)", "<file>" },
     { "filter", 'F', 0, G_OPTION_ARG_STRING, &opt.filter_text, "Only print messages matching the specified syslog-ng filter", "expr" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt.json, "Print one JSON object per message: class, rule_id, tags, values (numbers typed)", NULL },
+    { "stats", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer) pdb_match_take_stats_format,
+      "Instead of the messages, print how many lines each rule classified, the unknown lines per program and the rules that never matched (text or json; default text)", "FORMAT" },
     { "explain", 0, 0, G_OPTION_ARG_NONE, &opt.explain, "After each message, explain the result: where the closest rule stopped matching and what it expected", NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &opt.threads, "Classify a file on N threads (default: one per available CPU; output order is kept)", "N" },
     { "block-size", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &opt.block_size, "Bytes per block of input handed to a thread", "BYTES" },
@@ -617,9 +616,10 @@ pdb_cmd_match(int argc, char **argv)
   int rc = PDB_TOOL_EXIT_USAGE;
 
   if (!pdb_tool_parse_options(&argc, &argv, "match", "Match a message against the pattern database",
-                              match_description, entries))
+                              pdb_match_description, entries))
     goto out;
-  if (!check_options(&opt, argc, argv))
+  opt.stats = pdb_match_steal_stats_format();
+  if (!pdb_match_check_options(&opt, argc, argv))
     goto out;
   if (opt.template_text)
     {
@@ -645,7 +645,9 @@ pdb_cmd_match(int argc, char **argv)
   if (!m.db)
     goto out;
 
-  if (m.tmpl && !m.filter && !opt.json && !opt.explain && !opt.debug_pattern)
+  if (opt.stats)
+    m.stats = pdb_match_stats_new(m.db);
+  else if (m.tmpl && !m.filter && !opt.json && !opt.explain && !opt.debug_pattern)
     m.direct = pdb_match_direct_new(m.db, m.tmpl, template_text);
   if (!m.direct)
     ensure_registered(&m);
@@ -675,6 +677,8 @@ out:
   g_free(opt.file);
   g_free(opt.template_text);
   g_free(opt.filter_text);
+  g_free(opt.stats);
+  pdb_match_stats_free(m.stats);
   g_free(template_text);
   return rc;
 }

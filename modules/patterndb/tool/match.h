@@ -6,6 +6,8 @@
  *   match-debug.c  --debug-pattern / --debug-csv and --explain output
  *   match-corr.c   correlation: snapshots, generated messages, the clock
  *   match-lookup.c what -T and -F read: values, macros, tags
+ *   match-options.c --help text, option checks
+ *   match-stats.c  --stats counts
  *   cmd-match.c    options, one message, lines, threads, the command
  * A Matcher belongs to one thread; nothing here locks.
  */
@@ -25,6 +27,10 @@
 #include "correlation/nv-message.h"
 #include "tool/corr-host.h"
 #include "tool/pri-macros.h"
+#include "tool/match-stats.h"
+
+/* --threads is capped here: more threads than this gain nothing but memory */
+#define PDB_MATCH_MAX_THREADS 64
 
 typedef struct
 {
@@ -38,6 +44,7 @@ typedef struct
   gboolean debug_csv;
   gboolean color;
   gboolean json;
+  gchar *stats;           /* --stats: NULL, "text" or "json" */
   gboolean explain;
   gint threads;           /* 0: one per available CPU */
   gint block_size;        /* bytes per block of the parallel path; 0: default (tests use small ones) */
@@ -69,6 +76,11 @@ typedef struct
   guint synced_names;     /* a worker: how many of numbering's names and tags it has numbered */
   guint synced_tags;
   PdbResult result;
+  PdbMatchStats *stats;   /* --stats: shared by every thread's Matcher */
+  gboolean defer_stats;   /* a worker: its line counts only when its output is kept */
+  const PdbRule *pending_rule;  /* a worker's last line, not counted yet (see defer_stats) */
+  GString *pending_program;
+  gboolean pending;
   GString *out;           /* the main thread's own; a worker's is lent per line */
   GString *scratch;       /* macros, filters */
   GString *scratch2;
@@ -113,6 +125,15 @@ void pdb_match_print_explanation(Matcher *m, const gchar *program, gsize program
 void pdb_match_collect_synthetic(gpointer msg, gpointer user_data);
 void pdb_match_correlate(Matcher *m, gint64 stamp);
 void pdb_match_print_synthetic(Matcher *m);
+
+/* match-options.c */
+extern const gchar pdb_match_description[];
+/* --stats[=FORMAT]: GOption hands an optional value to a callback only; the
+ * value is kept until pdb_match_steal_stats_format() takes it. */
+gboolean pdb_match_take_stats_format(const gchar *name, const gchar *value, gpointer data, GError **error);
+gchar *pdb_match_steal_stats_format(void);
+/* The checks GOption cannot make; fills in --threads. FALSE after printing why. */
+gboolean pdb_match_check_options(MatchOptions *opt, int argc, char **argv);
 
 /* match-lookup.c: -T's lookup (values and macros of m->msg; @user_data is
  * the Matcher), and -F's tags() and flags(store-matches). */
