@@ -5,6 +5,8 @@
 #                   db <- mining, lint <- tool
 # (an arrow points from what is used to its user). Checked:
 #  - every #include "layer/..." in a layer's files names an allowed layer;
+#  - outside engine/ only its public headers (radix.h, parser.h, pattern.h)
+#    are included; radix-node.h is the engine's own;
 #  - only syslog-ng/ includes syslog-ng's headers (any other quoted include
 #    must resolve inside modules/patterndb or the build tree);
 #  - the tool does not link libsyslog-ng; the module links neither the
@@ -28,7 +30,7 @@ declare -A allowed=(
 long_functions="_visit"        # engine/radix-lookup.c: the whole lookup, one labelled case per node kind, kept in one frame for speed
 long_files=""
 
-plan 6
+plan 7
 
 # 1. include direction
 bad=""
@@ -46,6 +48,10 @@ for layer in "${!allowed[@]}"; do
   done < <(grep -Hn '^#include "' "$src/$layer"/*.[ch] 2>/dev/null)
 done
 check_eq "every include runs down the layers" "" "${bad# }"
+
+# 1b. the engine's private header stays inside engine/
+bad=$(grep -ln '#include "engine/radix-node.h"' "$src"/*/*.[ch] | grep -v "^$src/engine/" | sed "s|^$src/||" | tr '\n' ' ')
+check_eq "engine/radix-node.h is included only inside engine/" "" "${bad% }"
 
 # 2. syslog-ng headers only in syslog-ng/
 bad=""

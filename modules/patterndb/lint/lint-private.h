@@ -11,7 +11,7 @@
 #define PDB_LINT_PRIVATE_H
 
 #include "lint/lint.h"
-#include "engine/radix-node.h"
+#include "engine/pattern.h"
 
 G_BEGIN_DECLS
 
