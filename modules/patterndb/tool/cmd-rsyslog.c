@@ -18,6 +18,7 @@
 #include "tool/commands.h"
 #include "tool/json.h"
 #include "db/database.h"
+#include "correlation/nv-message.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -33,7 +34,12 @@ on_sighup(int signo)
   reload_requested = 1;
 }
 
-/* One message as rsyslog describes it, and the values a match writes. */
+/*
+ * One message as rsyslog describes it (the input fields), and what a
+ * match writes into it, kept in a PdbNvMessage (correlation/nv-message.h,
+ * the tool's snapshot store): class, rule id, values in the order first
+ * set, and tags.
+ */
 typedef struct
 {
   GString *program;
@@ -41,13 +47,7 @@ typedef struct
   GString *host;
   GString *pid;
   gboolean has_message;
-  /* results */
-  GString *class_name;
-  GString *rule_id;
-  GPtrArray *tags;          /* of gchar*, owned */
-  GPtrArray *names;         /* of gchar*, owned; parallel to values/types */
-  GPtrArray *values;        /* of GString* */
-  GArray *types;            /* of PdbValueType */
+  PdbNvMessage *result;
 } RsyslogMessage;
 
 static void
@@ -57,12 +57,7 @@ rsyslog_message_init(RsyslogMessage *m)
   m->message = g_string_new(NULL);
   m->host = g_string_new(NULL);
   m->pid = g_string_new(NULL);
-  m->class_name = g_string_new(NULL);
-  m->rule_id = g_string_new(NULL);
-  m->tags = g_ptr_array_new_with_free_func(g_free);
-  m->names = g_ptr_array_new_with_free_func(g_free);
-  m->values = g_ptr_array_new();
-  m->types = g_array_new(FALSE, FALSE, sizeof(PdbValueType));
+  m->result = pdb_nv_message_new();
 }
 
 static void
@@ -72,31 +67,19 @@ rsyslog_message_reset(RsyslogMessage *m)
   g_string_truncate(m->message, 0);
   g_string_truncate(m->host, 0);
   g_string_truncate(m->pid, 0);
-  g_string_truncate(m->class_name, 0);
-  g_string_truncate(m->rule_id, 0);
   m->has_message = FALSE;
-  g_ptr_array_set_size(m->tags, 0);
-  g_ptr_array_set_size(m->names, 0);
-  for (guint i = 0; i < m->values->len; i++)
-    g_string_free(g_ptr_array_index(m->values, i), TRUE);
-  g_ptr_array_set_size(m->values, 0);
-  g_array_set_size(m->types, 0);
+  pdb_nv_message_unref(m->result);
+  m->result = pdb_nv_message_new();
 }
 
 static void
 rsyslog_message_destroy(RsyslogMessage *m)
 {
-  rsyslog_message_reset(m);
   g_string_free(m->program, TRUE);
   g_string_free(m->message, TRUE);
   g_string_free(m->host, TRUE);
   g_string_free(m->pid, TRUE);
-  g_string_free(m->class_name, TRUE);
-  g_string_free(m->rule_id, TRUE);
-  g_ptr_array_free(m->tags, TRUE);
-  g_ptr_array_free(m->names, TRUE);
-  g_ptr_array_free(m->values, TRUE);
-  g_array_free(m->types, TRUE);
+  pdb_nv_message_unref(m->result);
 }
 
 static void
@@ -125,22 +108,16 @@ take_member(const gchar *name, const gchar *value, gsize length, gpointer user_d
     g_string_assign(m->pid, value);
 }
 
-static gint
-find_value(RsyslogMessage *m, const gchar *name)
-{
-  for (guint i = 0; i < m->names->len; i++)
-    if (strcmp(g_ptr_array_index(m->names, i), name) == 0)
-      return i;
-  return -1;
-}
-
+/* What a rule's templates read: what the match wrote, else the input fields. */
 static const gchar *
 msg_get(gpointer msg, const gchar *name, gssize *length)
 {
   RsyslogMessage *m = msg;
+  const gchar *value = pdb_nv_message_get(m->result, name, length);
   GString *s = NULL;
-  gint i;
 
+  if (value)
+    return value;
   if (strcmp(name, "PROGRAM") == 0)
     s = m->program;
   else if (strcmp(name, "MESSAGE") == 0 || strcmp(name, "MSG") == 0)
@@ -149,12 +126,6 @@ msg_get(gpointer msg, const gchar *name, gssize *length)
     s = m->host;
   else if (strcmp(name, "PID") == 0)
     s = m->pid;
-  else if (strcmp(name, ".classifier.class") == 0)
-    s = m->class_name;
-  else if (strcmp(name, ".classifier.rule_id") == 0)
-    s = m->rule_id;
-  else if ((i = find_value(m, name)) >= 0)
-    s = g_ptr_array_index(m->values, i);
   if (!s)
     return NULL;
   *length = s->len;
@@ -164,59 +135,19 @@ msg_get(gpointer msg, const gchar *name, gssize *length)
 static void
 msg_set(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type)
 {
-  RsyslogMessage *m = msg;
-  gint i;
-
-  if (length < 0)
-    length = strlen(value);
-  if (strcmp(name, ".classifier.class") == 0)
-    {
-      g_string_truncate(m->class_name, 0);
-      g_string_append_len(m->class_name, value, length);
-      return;
-    }
-  if (strcmp(name, ".classifier.rule_id") == 0)
-    {
-      g_string_truncate(m->rule_id, 0);
-      g_string_append_len(m->rule_id, value, length);
-      return;
-    }
-  i = find_value(m, name);
-  if (i < 0)
-    {
-      g_ptr_array_add(m->names, g_strdup(name));
-      g_ptr_array_add(m->values, g_string_new_len(value, length));
-      g_array_append_val(m->types, type);
-      return;
-    }
-  GString *s = g_ptr_array_index(m->values, i);
-  g_string_truncate(s, 0);
-  g_string_append_len(s, value, length);
-  g_array_index(m->types, PdbValueType, i) = type;
+  pdb_nv_message_set(((RsyslogMessage *) msg)->result, name, value, length, type);
 }
 
 static void
 msg_set_tag(gpointer msg, const gchar *tag)
 {
-  RsyslogMessage *m = msg;
-
-  for (guint i = 0; i < m->tags->len; i++)
-    if (strcmp(g_ptr_array_index(m->tags, i), tag) == 0)
-      return;
-  g_ptr_array_add(m->tags, g_strdup(tag));
+  pdb_nv_message_set_tag(((RsyslogMessage *) msg)->result, tag);
 }
 
 static void
 msg_clear_tag(gpointer msg, const gchar *tag)
 {
-  RsyslogMessage *m = msg;
-
-  for (guint i = 0; i < m->tags->len; i++)
-    if (strcmp(g_ptr_array_index(m->tags, i), tag) == 0)
-      {
-        g_ptr_array_remove_index(m->tags, i);
-        return;
-      }
+  pdb_nv_message_clear_tag(((RsyslogMessage *) msg)->result, tag);
 }
 
 static const PdbMessageOps rsyslog_message_ops =
@@ -227,9 +158,32 @@ static const PdbMessageOps rsyslog_message_ops =
   .clear_tag = msg_clear_tag,
 };
 
+/* The values of the answer: all the match wrote but class and rule id. */
+static void
+append_value(const gchar *name, const gchar *value, gsize length, PdbValueType type, gpointer user_data)
+{
+  GString *out = user_data;
+
+  if (strcmp(name, ".classifier.class") == 0 || strcmp(name, ".classifier.rule_id") == 0)
+    return;
+  if (out->str[out->len - 1] != '{')
+    g_string_append_c(out, ',');
+  pdb_json_append_string(out, name, -1);
+  g_string_append_c(out, ':');
+  if (type != PDB_VALUE_STRING && pdb_json_is_number(value, length, type == PDB_VALUE_INT64))
+    g_string_append_len(out, value, length);
+  else
+    pdb_json_append_string(out, value, length);
+}
+
 static void
 write_answer(GString *out, RsyslogMessage *m, const gchar *prefix, gboolean classified)
 {
+  gssize class_length = 0, rule_id_length = 0;
+  const gchar *class_name = pdb_nv_message_get(m->result, ".classifier.class", &class_length);
+  const gchar *rule_id = pdb_nv_message_get(m->result, ".classifier.rule_id", &rule_id_length);
+  const GPtrArray *tags = pdb_nv_message_get_tags(m->result);
+
   g_string_truncate(out, 0);
   if (!classified)
     {
@@ -239,34 +193,21 @@ write_answer(GString *out, RsyslogMessage *m, const gchar *prefix, gboolean clas
   g_string_append(out, "{\"$!\":{");
   pdb_json_append_string(out, prefix, -1);
   g_string_append(out, ":{\"class\":");
-  pdb_json_append_string(out, m->class_name->str, m->class_name->len);
-  if (m->rule_id->len)
+  pdb_json_append_string(out, class_name ? class_name : "", class_name ? class_length : 0);
+  if (rule_id && rule_id_length)
     {
       g_string_append(out, ",\"rule_id\":");
-      pdb_json_append_string(out, m->rule_id->str, m->rule_id->len);
+      pdb_json_append_string(out, rule_id, rule_id_length);
     }
   g_string_append(out, ",\"tags\":[");
-  for (guint i = 0; i < m->tags->len; i++)
+  for (guint i = 0; i < tags->len; i++)
     {
       if (i)
         g_string_append_c(out, ',');
-      pdb_json_append_string(out, g_ptr_array_index(m->tags, i), -1);
+      pdb_json_append_string(out, g_ptr_array_index(tags, i), -1);
     }
   g_string_append(out, "],\"values\":{");
-  for (guint i = 0; i < m->names->len; i++)
-    {
-      GString *v = g_ptr_array_index(m->values, i);
-      PdbValueType t = g_array_index(m->types, PdbValueType, i);
-
-      if (i)
-        g_string_append_c(out, ',');
-      pdb_json_append_string(out, g_ptr_array_index(m->names, i), -1);
-      g_string_append_c(out, ':');
-      if (t != PDB_VALUE_STRING && pdb_json_is_number(v->str, v->len, t == PDB_VALUE_INT64))
-        g_string_append_len(out, v->str, v->len);
-      else
-        pdb_json_append_string(out, v->str, v->len);
-    }
+  pdb_nv_message_foreach(m->result, append_value, out);
   g_string_append(out, "}}}}\n");
 }
 
