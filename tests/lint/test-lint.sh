@@ -105,4 +105,16 @@ cp data/site-00-local.xml "$TEST_TMPDIR/site/patterndb.d/00-local.xml"
 check_eq "README site example: exit status" "exit 2" "$(cat "$TEST_TMPDIR/site-rc")"
 golden site-00-local.txt "$TEST_TMPDIR/site.out"
 
+# --log: what the rules did with real lines (lint-log.c)
+"$PDB" lint -p data/log-usage.xml --log data/log-usage.log >"$TEST_TMPDIR/log-usage" 2>&1
+check_eq "--log: warnings only, exit 1" 1 "$?"
+golden log-usage.txt "$TEST_TMPDIR/log-usage"
+check "--log: logout never matched" grep -q "\[never-matched\] rule 'logout' classified none of the 4 lines" "$TEST_TMPDIR/log-usage"
+check "--log: login-any shadowed in practice by login-root" \
+  grep -q "\[shadowed-in-practice\] rule 'login-any' matches 2 lines of data/log-usage.log whole but wins none: rule 'login-root' comes first" "$TEST_TMPDIR/log-usage"
+check_eq "--log: login-root has no finding" "" "$(grep "rule 'login-root'" "$TEST_TMPDIR/log-usage" | grep -v 'comes first')"
+"$PDB" lint -p data/log-usage.xml --log data/missing.log >/dev/null 2>"$TEST_TMPDIR/err"
+check_eq "--log with a missing file: exit 2" 2 "$?"
+check "--log with a missing file: names it" grep -q "data/missing.log: cannot open the log" "$TEST_TMPDIR/err"
+
 done_testing

@@ -36,7 +36,8 @@ typedef struct _PdbLintFinding
   PdbLintSeverity severity;
   const gchar *kind;       /* static: "shadowed", "ambiguous", "duplicate-id", "no-example",
                             * "example-mismatch", "test-value", "prefix-only",
-                            * "parser-follow", "loader", "rule-conflict" */
+                            * "parser-follow", "loader", "rule-conflict",
+                            * "never-matched", "shadowed-in-practice" */
   gchar *file;             /* may be NULL (a loader warning without location) */
   gint line;
   gint column;
@@ -62,6 +63,19 @@ void pdb_lint_database(const PdbDatabase *db, GPtrArray *findings);
  * rule that matches an example whole (`patterndb test` reports those as
  * rule conflicts). */
 void pdb_lint_database_conflicts(const PdbDatabase *db, gboolean conflicts, GPtrArray *findings);
+
+/*
+ * Findings from a log (lint-log.c): feed every line's program and message
+ * to a PdbLintLog made for @db, then pdb_lint_log_check() adds a WARNING
+ * "never-matched" for each rule that won no line and "shadowed-in-practice"
+ * for each that matched lines whole but always lost to another rule.
+ */
+typedef struct _PdbLintLog PdbLintLog;
+PdbLintLog *pdb_lint_log_new(const PdbDatabase *db);
+void pdb_lint_log_free(PdbLintLog *log);
+void pdb_lint_log_add(PdbLintLog *log, const gchar *program, gsize program_length,
+                      const gchar *message, gsize message_length);
+void pdb_lint_log_check(PdbLintLog *log, const gchar *log_name, GPtrArray *findings);
 
 /* Sorts by file, line, column, kind, message: a stable, diffable order. */
 void pdb_lint_sort(GPtrArray *findings);

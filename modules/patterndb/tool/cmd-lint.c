@@ -14,6 +14,11 @@
 #include "tool/tool-common.h"
 #include "tool/json.h"
 #include "lint/lint.h"
+#include "tool/syslog-line.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -89,17 +94,53 @@ print_json(GPtrArray *findings, guint errors, guint warnings, GString *out)
                          findings->len ? "\n" : "", errors, warnings);
 }
 
+/* --log FILE: every syslog line of FILE through the database (lint-log.c). */
+static gboolean
+lint_log(const PdbDatabase *db, const gchar *path, GPtrArray *findings)
+{
+  FILE *f = fopen(path, "r");
+  PdbLintLog *log;
+  gchar *line = NULL;
+  gsize size = 0;
+  gssize length;
+
+  if (!f)
+    {
+      fprintf(stderr, "patterndb lint: %s: cannot open the log: %s\n", path, g_strerror(errno));
+      return FALSE;
+    }
+  log = pdb_lint_log_new(db);
+  while ((length = getline(&line, &size, f)) >= 0)
+    {
+      PdbSyslogLine l;
+      static const gchar empty[] = "";
+
+      if (length > 0 && line[length - 1] == '\n')
+        length--;
+      pdb_syslog_line_parse(line, length, &l);
+      pdb_lint_log_add(log, l.program.data ? l.program.data : empty, l.program.length,
+                       l.message.data ? l.message.data : empty, l.message.length);
+    }
+  free(line);
+  fclose(f);
+  pdb_lint_log_check(log, path, findings);
+  pdb_lint_log_free(log);
+  return TRUE;
+}
+
 int
 pdb_cmd_lint(int argc, char **argv)
 {
   gchar *pdb_file = NULL;
   gboolean json = FALSE;
   gboolean conflicts = FALSE;
+  gchar *log_file = NULL;
   GOptionEntry entries[] =
   {
     { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &pdb_file, "Pattern database: a file, a directory or a glob", "FILE|DIR" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object with a findings array", NULL },
     { "conflicts", 0, 0, G_OPTION_ARG_NONE, &conflicts, "Also warn about every other rule that matches an example whole (the rule conflicts of `patterndb test`)", NULL },
+    { "log", 'l', 0, G_OPTION_ARG_FILENAME, &log_file, "Also classify the syslog lines of FILE and warn about rules that matched none (never-matched) or matched lines whole but always lost to another rule (shadowed-in-practice)", "FILE" },
     { NULL }
   };
   PdbLoadOptions options = { 0 };
@@ -139,6 +180,14 @@ pdb_cmd_lint(int argc, char **argv)
       return LINT_EXIT_ERRORS;
     }
   pdb_lint_database_conflicts(db, conflicts, findings);
+  if (log_file && !lint_log(db, log_file, findings))
+    {
+      g_ptr_array_unref(findings);
+      pdb_database_unref(db);
+      g_free(pdb_file);
+      g_free(log_file);
+      return PDB_TOOL_EXIT_USAGE;
+    }
   pdb_lint_sort(findings);
   for (guint i = 0; i < findings->len; i++)
     {
@@ -166,5 +215,6 @@ pdb_cmd_lint(int argc, char **argv)
   g_ptr_array_unref(findings);
   pdb_database_unref(db);
   g_free(pdb_file);
+  g_free(log_file);
   return errors ? LINT_EXIT_ERRORS : warnings ? LINT_EXIT_WARNINGS : LINT_EXIT_CLEAN;
 }
