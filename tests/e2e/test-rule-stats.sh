@@ -3,14 +3,16 @@
 # through syslog-ng-ctl, with the real daemon: a known mix of messages from
 # four connections in parallel (no count lost), `stats` and `query get`,
 # a SIGHUP reload (counts of unchanged rules kept), a changed database
-# (a new rule starts at 0, an unchanged one keeps counting), stats-level(0)
-# (totals only) and a dropped message counted as unknown.
+# (a new rule starts at 0, an unchanged one keeps counting), a file changed
+# on disk without a reload (the message-path check swaps the database on a
+# worker thread), stats-level(0) (totals only) and a dropped message
+# counted as unknown.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 12
+plan 14
 
 write_db() {   # write_db ID_OF_THE_SECOND_RULE
   cat >"$T/db.xml" <<XML
@@ -75,8 +77,9 @@ PY
 
 write_db deny
 write_conf 1
+daemon_env PATTERNDB_CHECK_INTERVAL=1
 if ! daemon_start "$T/syslog-ng.conf"; then
-  for i in $(seq 1 12); do not_ok "daemon did not start"; done
+  for i in $(seq 1 14); do not_ok "daemon did not start"; done
   exit 1
 fi
 
@@ -107,6 +110,17 @@ wait_lines "$T/out.log" 1403 20
 sleep 0.5
 check_eq "a new rule id starts at 0" 1 "$(stat 'rule=refuse,class=violation')"
 check_eq "an unchanged rule keeps its count in a changed database" 1002 "$(stat 'rule=login,class=system')"
+# changed on disk, no SIGHUP: the next message after the check interval
+# swaps in the new database; counts go on under the unchanged keys
+write_db denial
+sleep 1.2
+send_lines "$T/sock" "app	login fourth: ok"
+wait_for "grep -q 'changed on disk, reloaded' '$DAEMON_LOG'" 10
+send_lines "$T/sock" "app	denied after the change" "app	login fifth: ok"
+wait_lines "$T/out.log" 1406 20
+sleep 0.5
+check_eq "after a change on disk: login counted on across the swap" 1004 "$(stat 'rule=login,class=system')"
+check_eq "the new rule id of the changed file counts from 0" 1 "$(stat 'rule=denial,class=violation')"
 errors=$(grep -i 'error\|assert' "$DAEMON_LOG")
 check_eq "the daemon log has no error" "" "$errors"
 daemon_stop

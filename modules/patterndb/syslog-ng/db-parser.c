@@ -208,6 +208,8 @@ pdb_sng_parser_check_files(PdbSngParser *self)
       pdb_sng_db_set_stats(fresh, pdb_sng_rule_stats_new(pdb_sng_db_get_database(fresh),
                                                          pdb_sng_parser_stats_id(self)));
       pdb_sng_current_db_swap(&self->current, fresh);
+      /* threads may still classify with the old one for a message */
+      pdb_sng_rule_stats_unregister(pdb_sng_db_get_stats(db));
     }
   else
     {

@@ -18,6 +18,7 @@ struct _PdbSngRuleStats
   StatsCounterItem **rule_counters; /* n_rules; NULL below the stats level */
   StatsCounterItem *matched;
   StatsCounterItem *unknown;
+  gboolean registered;            /* FALSE after pdb_sng_rule_stats_unregister() */
 };
 
 /* The only place that builds a stats key: parser component, the parser's
@@ -72,13 +73,14 @@ pdb_sng_rule_stats_new(const PdbDatabase *db, const gchar *parser_id)
     for (guint i = 0; i < self->n_rules; i++)
       register_one(RULE_STATS_LEVEL, self->parser_id, self->instances[i], &self->rule_counters[i]);
   stats_unlock();
+  self->registered = TRUE;
   return self;
 }
 
 void
-pdb_sng_rule_stats_free(PdbSngRuleStats *self)
+pdb_sng_rule_stats_unregister(PdbSngRuleStats *self)
 {
-  if (!self)
+  if (!self || !self->registered)
     return;
   stats_lock();
   unregister_one(self->parser_id, "matched", &self->matched);
@@ -86,6 +88,15 @@ pdb_sng_rule_stats_free(PdbSngRuleStats *self)
   for (guint i = 0; i < self->n_rules; i++)
     unregister_one(self->parser_id, self->instances[i], &self->rule_counters[i]);
   stats_unlock();
+  self->registered = FALSE;
+}
+
+void
+pdb_sng_rule_stats_free(PdbSngRuleStats *self)
+{
+  if (!self)
+    return;
+  pdb_sng_rule_stats_unregister(self);
   g_strfreev(self->instances);
   g_free(self->rule_counters);
   g_free(self->parser_id);
@@ -97,12 +108,14 @@ pdb_sng_rule_stats_count(PdbSngRuleStats *self, const PdbResult *result)
 {
   if (!self)
     return;
+  /* the pointers turn NULL when the counters are unregistered while a
+   * thread still classifies with the database: read each once */
   if (result->kind == PDB_RESULT_MATCH)
     {
-      stats_counter_inc(self->matched);
+      stats_counter_inc(__atomic_load_n(&self->matched, __ATOMIC_RELAXED));
       if (result->rule->index < self->n_rules)
-        stats_counter_inc(self->rule_counters[result->rule->index]);
+        stats_counter_inc(__atomic_load_n(&self->rule_counters[result->rule->index], __ATOMIC_RELAXED));
     }
   else
-    stats_counter_inc(self->unknown);
+    stats_counter_inc(__atomic_load_n(&self->unknown, __ATOMIC_RELAXED));
 }

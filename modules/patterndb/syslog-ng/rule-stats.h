@@ -14,6 +14,9 @@
  * Invariant: a PdbSngRuleStats belongs to one PdbDatabase (its rule
  * counters are indexed by PdbRule.index); counting takes no lock (atomic
  * increments); registering and unregistering take syslog-ng's stats lock.
+ * A parser unregisters the counters of a database it stops using at once
+ * (deinit, or a swap after a file change), while the registry surely
+ * exists; the database itself may live on in a thread's cache.
  */
 #ifndef PDB_SNG_RULE_STATS_H
 #define PDB_SNG_RULE_STATS_H
@@ -24,7 +27,10 @@ typedef struct _PdbSngRuleStats PdbSngRuleStats;
 
 /* Registers the counters of @db's rules under @parser_id (copied). */
 PdbSngRuleStats *pdb_sng_rule_stats_new(const PdbDatabase *db, const gchar *parser_id);
-/* Unregisters them (NULL is fine). */
+/* Unregisters them and keeps @self, which threads may still count with
+ * (their counts then go nowhere); a second call does nothing. */
+void pdb_sng_rule_stats_unregister(PdbSngRuleStats *self);
+/* Unregisters (if still registered) and frees (NULL is fine). */
 void pdb_sng_rule_stats_free(PdbSngRuleStats *self);
 /* Counts one classification of a message of @db (NULL @self: nothing). */
 void pdb_sng_rule_stats_count(PdbSngRuleStats *self, const PdbResult *result);
