@@ -11,15 +11,27 @@
 # hand (no systemd in a chroot), uses them, stops them, and the log is
 # copied to OUT.
 #
-# usage: capture-debian12.sh [ROOT [OUT]]
-#   ROOT defaults to /srv/roots/bookworm-services (made when missing)
+# Two variants, each its own root, driver and output:
+#   a  rsyslog and postfix; capture-debian12-drive.sh -> syslog.log
+#   b  syslog-ng and exim4, fail2ban, other steps and failures;
+#      capture-debian12-drive-b.sh -> syslog-b.log
+#
+# usage: capture-debian12.sh [a|b [ROOT [OUT]]]
+#   ROOT defaults to /srv/roots/bookworm-services (-b for variant b; made
+#   when missing)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-ROOT=${1:-/srv/roots/bookworm-services}
-OUT=${2:-$here/../data/debian12/syslog.log}
-PACKAGES="rsyslog openssh-server openssh-client sudo cron at postfix
-  dovecot-imapd dovecot-pop3d vsftpd rsync chrony nginx apache2 curl sshpass
-  login passwd procps bsd-mailx libpam-modules libpam-systemd iproute2"
+VARIANT=${1:-a}
+COMMON="openssh-server openssh-client sudo cron at dovecot-imapd dovecot-pop3d
+  vsftpd rsync chrony nginx apache2 curl sshpass login passwd procps bsd-mailx
+  libpam-modules libpam-systemd iproute2"
+case "$VARIANT" in
+  a) ROOT=${2:-/srv/roots/bookworm-services}; OUT=${3:-$here/../data/debian12/syslog.log}
+     DRIVE=capture-debian12-drive.sh; PACKAGES="$COMMON rsyslog postfix" ;;
+  b) ROOT=${2:-/srv/roots/bookworm-services-b}; OUT=${3:-$here/../data/debian12/syslog-b.log}
+     DRIVE=capture-debian12-drive-b.sh; PACKAGES="$COMMON syslog-ng-core exim4-daemon-light fail2ban" ;;
+  *) echo "usage: $0 [a|b [ROOT [OUT]]]" >&2; exit 2 ;;
+esac
 
 if [ ! -x "$ROOT/bin/sh" ]; then
   debootstrap --variant=minbase bookworm "$ROOT" http://deb.debian.org/debian
@@ -28,13 +40,15 @@ cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
 chmod +x "$ROOT/usr/sbin/policy-rc.d"
 printf '%s\n' "postfix postfix/main_mailer_type select Local only" \
-  "postfix postfix/mailname string deb12.example" | chroot "$ROOT" debconf-set-selections
+  "postfix postfix/mailname string deb12.example" \
+  "exim4-config exim4/dc_eximconfig_configtype select local delivery only; not on a network" |
+  chroot "$ROOT" debconf-set-selections
 chroot "$ROOT" apt-get update -q >/dev/null
 # shellcheck disable=SC2086
 chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends $PACKAGES >/dev/null
 
-cp "$here/capture-debian12-drive.sh" "$ROOT/root/drive.sh"
+cp "$here/$DRIVE" "$ROOT/root/drive.sh"
 rm -f "$ROOT/var/log/all.log"
 unshare --net --uts --pid --fork --kill-child --mount --propagation private sh -euc '
   R=$1

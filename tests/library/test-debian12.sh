@@ -1,10 +1,10 @@
 #!/bin/sh
 # Coverage of the pattern library per program, on what a Debian 12 server
-# really logs (tests/data/debian12/syslog.log, made by
-# tests/library/capture-debian12.sh) and on the loghub Linux and OpenSSH
-# samples. Every program's figure is printed with diag.
+# really logs (tests/data/debian12/syslog.log and syslog-b.log, the two
+# variants made by tests/library/capture-debian12.sh) and on the loghub
+# Linux and OpenSSH samples. Every program's figure is printed with diag.
 #
-# The capture: at least 95% of all lines and 90% of each program's lines
+# Each capture: at least 95% of all lines and 90% of each program's lines
 # get a class other than unknown. Its lines are split in two halves (odd
 # line numbers: the half the rules were written from; even: held out) and
 # both halves are reported and must pass the same bars.
@@ -21,8 +21,6 @@ TOOL=$(library_tool match)
 DB="$TEST_TMPDIR/library.xml"
 if library_merge "$DB"; then ok "library merged into one database"; else
   not_ok "library merged into one database"; done_testing; exit 1; fi
-CAPTURE="$top_srcdir/tests/data/debian12/syslog.log"
-[ -s "$CAPTURE" ] || { not_ok "capture $CAPTURE present"; done_testing; exit 1; }
 
 pct() { awk -v m="$1" -v t="$2" 'BEGIN { printf "%.1f", t ? 100 * m / t : 0 }'; }
 
@@ -44,12 +42,16 @@ report() {
   fi
 }
 
-report "debian12 capture" "$CAPTURE" 90
-awk 'NR % 2 == 1' "$CAPTURE" >"$TEST_TMPDIR/train.log"
-awk 'NR % 2 == 0' "$CAPTURE" >"$TEST_TMPDIR/heldout.log"
-report "debian12 capture, rule-writing half (odd lines)" "$TEST_TMPDIR/train.log" 90
-report "debian12 capture, held-out half (even lines)" "$TEST_TMPDIR/heldout.log" 90
-library_unknown "$TOOL" "$DB" "$CAPTURE" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
+for capture in syslog.log syslog-b.log; do
+  log="$top_srcdir/tests/data/debian12/$capture"
+  if [ ! -s "$log" ]; then not_ok "capture $capture present"; continue; fi
+  report "debian12 $capture" "$log" 90
+  awk 'NR % 2 == 1' "$log" >"$TEST_TMPDIR/train.log"
+  awk 'NR % 2 == 0' "$log" >"$TEST_TMPDIR/heldout.log"
+  report "debian12 $capture, rule-writing half (odd lines)" "$TEST_TMPDIR/train.log" 90
+  report "debian12 $capture, held-out half (even lines)" "$TEST_TMPDIR/heldout.log" 90
+  library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
+done
 
 for sample in Linux/Linux_2k.log OpenSSH/OpenSSH_2k.log; do
   report "loghub $sample" "$top_srcdir/tests/data/loghub/$sample" ""
@@ -65,6 +67,8 @@ Dec  4 10:00:05 deb12 atd[102]: pam_limits(atd:session): the rain in Spain
 Dec  4 10:00:06 deb12 vsftpd[103]: [alice] OK TELEPORT: to the moon
 Dec  4 10:00:07 deb12 chronyd[104]: clocks are made of cheese
 Dec  4 10:00:08 deb12 groupmod[105]: group changed its mind about lunch
+Dec  4 10:00:09 deb12 exim[106]: 2026-12-04 10:00:09 the postman always rings twice
+Dec  4 10:00:10 deb12 fail2ban.server[107]: INFO gone fishing
 LOG
 "$TOOL" match -p "$DB" -f "$TEST_TMPDIR/madeup.log" -T '${.classifier.class}\n' >"$TEST_TMPDIR/madeup.cls" 2>/dev/null
 n=0
