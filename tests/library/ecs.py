@@ -161,6 +161,7 @@ AREA_ECS = {
     'job': ('process', 'info', None, 'job-event'),
     'dns': ('network', 'protocol', None, 'dns-event'),
     'http': ('web', 'info', None, 'web-server-event'),
+    'file': ('file', 'info', None, 'file-event'),
 }
 FOUR = ('event.category', 'event.type', 'event.outcome', 'event.action')
 
