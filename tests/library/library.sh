@@ -39,3 +39,21 @@ library_merge() {
 library_test_ok() {
   [ "$2" -eq 0 ] && ! grep -v '^Testing message' "$1" | grep -qiE 'conflict|wrong match'
 }
+
+# library_coverage TOOL DB LOG OUT: classifies LOG and writes OUT, one line
+# per program: "program matched total", then a last line "ALL matched
+# total". The program is the one the tool's syslog parser reads (postfix/*
+# and the like stay separate).
+library_coverage() {
+  "$1" match -p "$2" -f "$3" -T '${PROGRAM}	${.classifier.class}\n' 2>/dev/null |
+    awk -F'\t' '{ p = ($1 == "" ? "(none)" : $1); t[p]++; T++
+                  if ($2 != "" && $2 != "unknown") { m[p]++; M++ } }
+                END { for (p in t) printf "%s %d %d\n", p, m[p], t[p]
+                      printf "ALL %d %d\n", M, T }' | sort >"$4"
+}
+
+# library_unknown TOOL DB LOG: the lines of LOG no rule classifies.
+library_unknown() {
+  "$1" match -p "$2" -f "$3" -T '${.classifier.class}\n' 2>/dev/null |
+    paste -d'\t' - "$3" | awk -F'\t' '$1 == "unknown" || $1 == "" { print $2 }'
+}

@@ -7,7 +7,8 @@ class (system, security or violation), at least one example with at least
 one test value, and, when its patterns extract names, an example that tests
 one of those names; every extracted name, <value> name and test value name
 follows "<prefix>.<field>" with a documented prefix (test values may also
-name .classifier.class and .classifier.rule_id); every tag is a documented
+name .classifier.class and .classifier.rule_id; <value>s may also name an
+ECS field); every tag is a documented
 stand-alone tag or "<area>.<event>" with a documented area."""
 import re
 import sys
@@ -17,6 +18,10 @@ PREFIXES = ('usracct', 'auth', 'pam', 'net', 'ssh', 'proc', 'sys', 'hw', 'fs', '
             'mem', 'mail', 'time', 'http', 'dns', 'file')
 NAME_RE = re.compile(r'^(%s)\.[a-z][a-z0-9_]*$' % '|'.join(PREFIXES))
 TEST_EXTRA = ('.classifier.class', '.classifier.rule_id')
+# <value> names may also be Elastic Common Schema fields (README, "ECS fields").
+ECS_SETS = ('event', 'user', 'group', 'source', 'destination', 'process', 'service', 'email',
+            'log', 'http', 'file', 'url', 'host', 'network', 'related', 'client', 'server', 'error')
+ECS_RE = re.compile(r'^(%s)(\.[a-z][a-z0-9_]*)+$' % '|'.join(ECS_SETS))
 TAG_WORDS = ('usracct', 'secevt', 'login', 'logout')
 TAG_AREAS = PREFIXES + ('session', 'priv', 'password', 'job', 'syslog', 'mac')
 TAG_RE = re.compile(r'^(%s)\.[a-z][a-z0-9_]*$' % '|'.join(TAG_AREAS))
@@ -69,7 +74,7 @@ def lint(path, seen_ids):
                     if not NAME_RE.match(name):
                         problems.append('%s: extracted name %r breaks the naming convention' % (where, name))
         for value in rule.iter('value'):
-            if not NAME_RE.match(value.get('name') or ''):
+            if not NAME_RE.match(value.get('name') or '') and not ECS_RE.match(value.get('name') or ''):
                 problems.append('%s: value name %r breaks the naming convention' % (where, value.get('name')))
         for tag in rule.iter('tag'):
             t = (tag.text or '').strip()

@@ -3,7 +3,8 @@
 # (each example matches its rule, every test value is right, no rule
 # conflict), with our tool and with Debian's pdbtool, file by file and for
 # the whole library merged into one database (conflicts between files).
-# A deliberately broken copy of a file must fail, so the check can fail.
+# `patterndb lint` reports no error on the library. A deliberately broken
+# copy of a file must fail, so the check can fail.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/library/library.sh"
 make_tmpdir
@@ -43,6 +44,16 @@ if library_merge "$TEST_TMPDIR/merged.xml"; then
   check "test of the merged library (no conflicts between files)" run_test "$TOOL" "$TEST_TMPDIR/merged.xml"
 else
   not_ok "library merges into one database"
+fi
+
+# `patterndb lint` finds no error in the library (warnings are allowed:
+# prefix-only examples are a documented way of writing rules).
+if [ -x "$top_builddir/patterndb" ] && "$top_builddir/patterndb" --help 2>&1 | grep -qE '^[[:space:]]+lint[[:space:]]'; then
+  "$top_builddir/patterndb" lint -p "$LIBDIR" >"$TEST_TMPDIR/lint.out" 2>&1; rc=$?
+  if [ "$rc" -lt 2 ]; then ok "patterndb lint: no error in the library"; else
+    not_ok "patterndb lint: no error in the library (exit $rc)"
+    grep ': error: ' "$TEST_TMPDIR/lint.out" | head -10 | while IFS= read -r l; do diag "$l"; done
+  fi
 fi
 
 # Control: a wrong test value and a conflicting rule must both be reported.

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Reproduces tests/data/debian12/syslog.log: what the services of a Debian 12
+# server write to syslog while they are used. Not part of `make check` (it
+# needs root, debootstrap and Debian's package archive).
+#
+# A bookworm root (minbase) gets rsyslog writing every message to one file
+# and the services; they run in their own network, UTS, PID and mount
+# namespaces (loopback only, host name deb12), so nothing reaches the host's
+# /dev/log or network and every process ends with the run. The driver
+# (capture-debian12-drive.sh, copied into the root) starts the daemons by
+# hand (no systemd in a chroot), uses them, stops them, and the log is
+# copied to OUT.
+#
+# Two variants, each its own root, driver and output:
+#   a  rsyslog and postfix; capture-debian12-drive.sh -> syslog.log
+#   b  syslog-ng and exim4, fail2ban, other steps and failures;
+#      capture-debian12-drive-b.sh -> syslog-b.log
+#
+# usage: capture-debian12.sh [a|b [ROOT [OUT]]]
+#   ROOT defaults to /srv/roots/bookworm-services (-b for variant b; made
+#   when missing)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+VARIANT=${1:-a}
+COMMON="openssh-server openssh-client sudo cron at dovecot-imapd dovecot-pop3d
+  vsftpd rsync chrony nginx apache2 curl sshpass login passwd procps bsd-mailx
+  libpam-modules libpam-systemd iproute2"
+case "$VARIANT" in
+  a) ROOT=${2:-/srv/roots/bookworm-services}; OUT=${3:-$here/../data/debian12/syslog.log}
+     DRIVE=capture-debian12-drive.sh; PACKAGES="$COMMON rsyslog postfix" ;;
+  b) ROOT=${2:-/srv/roots/bookworm-services-b}; OUT=${3:-$here/../data/debian12/syslog-b.log}
+     DRIVE=capture-debian12-drive-b.sh; PACKAGES="$COMMON syslog-ng-core exim4-daemon-light fail2ban" ;;
+  *) echo "usage: $0 [a|b [ROOT [OUT]]]" >&2; exit 2 ;;
+esac
+
+if [ ! -x "$ROOT/bin/sh" ]; then
+  debootstrap --variant=minbase bookworm "$ROOT" http://deb.debian.org/debian
+fi
+cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
+chmod +x "$ROOT/usr/sbin/policy-rc.d"
+printf '%s\n' "postfix postfix/main_mailer_type select Local only" \
+  "postfix postfix/mailname string deb12.example" \
+  "exim4-config exim4/dc_eximconfig_configtype select local delivery only; not on a network" |
+  chroot "$ROOT" debconf-set-selections
+chroot "$ROOT" apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends $PACKAGES >/dev/null
+
+cp "$here/$DRIVE" "$ROOT/root/drive.sh"
+rm -f "$ROOT/var/log/all.log"
+unshare --net --uts --pid --fork --kill-child --mount --propagation private sh -euc '
+  R=$1
+  hostname deb12
+  ip link set lo up
+  mount -t proc proc "$R/proc"
+  mount -t tmpfs -o mode=755 tmpfs "$R/dev"
+  for n in null:1:3 zero:1:5 random:1:8 urandom:1:9 tty:5:0; do
+    mknod -m 666 "$R/dev/${n%%:*}" c "$(echo "$n" | cut -d: -f2)" "${n##*:}"
+  done
+  mkdir "$R/dev/pts" && mount -t devpts -o newinstance,ptmxmode=666 devpts "$R/dev/pts"
+  ln -s pts/ptmx "$R/dev/ptmx"
+  mkdir -p "$R/run" && mount -t tmpfs tmpfs "$R/run"
+  chroot "$R" /bin/sh /root/drive.sh
+' sh "$ROOT"
+mkdir -p "$(dirname "$OUT")"
+grep -v " capture: capture run " "$ROOT/var/log/all.log" >"$OUT"
+echo "captured $(wc -l <"$OUT") lines into $OUT"

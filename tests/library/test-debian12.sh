@@ -1,0 +1,80 @@
+#!/bin/sh
+# Coverage of the pattern library per program, on what a Debian 12 server
+# really logs (tests/data/debian12/syslog.log and syslog-b.log, the two
+# variants made by tests/library/capture-debian12.sh) and on the loghub
+# Linux and OpenSSH samples. Every program's figure is printed with diag.
+#
+# Each capture: at least 95% of all lines and 90% of each program's lines
+# get a class other than unknown. Its lines are split in two halves (odd
+# line numbers: the half the rules were written from; even: held out) and
+# both halves are reported and must pass the same bars.
+# The loghub samples: at least 95% of each sample; their programs are
+# printed (they are older systems: the kernel's boot banner of 2005 is not
+# a Debian 12 family, so no per-program bar there).
+# Made-up messages of the programs the capture adds stay unknown.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/library/library.sh"
+make_tmpdir
+
+TOOL=$(library_tool match)
+[ -n "$TOOL" ] || skip_all "neither our patterndb nor pdbtool can run 'match'"
+DB="$TEST_TMPDIR/library.xml"
+if library_merge "$DB"; then ok "library merged into one database"; else
+  not_ok "library merged into one database"; done_testing; exit 1; fi
+
+pct() { awk -v m="$1" -v t="$2" 'BEGIN { printf "%.1f", t ? 100 * m / t : 0 }'; }
+
+# report NAME LOG PROGRAM-MIN: coverage of LOG, overall (>= 95%) and, when
+# PROGRAM-MIN is not empty, per program (>= PROGRAM-MIN%).
+report() {
+  local name=$1 log=$2 min=$3 out="$TEST_TMPDIR/cov" low=""
+  library_coverage "$TOOL" "$DB" "$log" "$out"
+  set -- $(awk '$1 == "ALL" { print $2, $3 }' "$out")
+  diag "$name: $1 of $2 lines classified ($(pct "$1" "$2")%)"
+  check "$name: at least 95% of the lines classified" [ $(($1 * 100)) -ge $(($2 * 95)) ]
+  while read -r prog m t; do
+    [ "$prog" = ALL ] && continue
+    diag "  $prog: $m/$t ($(pct "$m" "$t")%)"
+    if [ -n "$min" ] && [ $((m * 100)) -lt $((t * min)) ]; then low="$low $prog"; fi
+  done <"$out"
+  if [ -n "$min" ]; then
+    check_eq "$name: every program at least $min% classified" "" "$low"
+  fi
+}
+
+for capture in syslog.log syslog-b.log; do
+  log="$top_srcdir/tests/data/debian12/$capture"
+  if [ ! -s "$log" ]; then not_ok "capture $capture present"; continue; fi
+  report "debian12 $capture" "$log" 90
+  awk 'NR % 2 == 1' "$log" >"$TEST_TMPDIR/train.log"
+  awk 'NR % 2 == 0' "$log" >"$TEST_TMPDIR/heldout.log"
+  report "debian12 $capture, rule-writing half (odd lines)" "$TEST_TMPDIR/train.log" 90
+  report "debian12 $capture, held-out half (even lines)" "$TEST_TMPDIR/heldout.log" 90
+  library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
+done
+
+for sample in Linux/Linux_2k.log OpenSSH/OpenSSH_2k.log; do
+  report "loghub $sample" "$top_srcdir/tests/data/loghub/$sample" ""
+done
+
+# The capture's families do not swallow unrelated text of their programs.
+cat >"$TEST_TMPDIR/madeup.log" <<'LOG'
+Dec  4 10:00:01 deb12 useradd[100]: the cat sat on the mat
+Dec  4 10:00:02 deb12 rsyncd[101]: sing a song of sixpence
+Dec  4 10:00:03 deb12 dovecot: imap-login: pancakes for breakfast
+Dec  4 10:00:04 deb12 runuser: pam_unix(runuser:session): mary had a little lamb
+Dec  4 10:00:05 deb12 atd[102]: pam_limits(atd:session): the rain in Spain
+Dec  4 10:00:06 deb12 vsftpd[103]: [alice] OK TELEPORT: to the moon
+Dec  4 10:00:07 deb12 chronyd[104]: clocks are made of cheese
+Dec  4 10:00:08 deb12 groupmod[105]: group changed its mind about lunch
+Dec  4 10:00:09 deb12 exim[106]: 2026-12-04 10:00:09 the postman always rings twice
+Dec  4 10:00:10 deb12 fail2ban.server[107]: INFO gone fishing
+LOG
+"$TOOL" match -p "$DB" -f "$TEST_TMPDIR/madeup.log" -T '${.classifier.class}\n' >"$TEST_TMPDIR/madeup.cls" 2>/dev/null
+n=0
+while IFS= read -r line; do
+  n=$((n + 1))
+  check_eq "made-up message stays unknown: ${line#* deb12 }" "unknown" "$(sed -n "${n}p" "$TEST_TMPDIR/madeup.cls")"
+done <"$TEST_TMPDIR/madeup.log"
+
+done_testing
