@@ -140,7 +140,7 @@ pdb_cmd_patternize(int argc, char **argv)
     {
       GString *out = g_string_new(NULL);
       gchar *date = publication_date();
-      guint n_rules = pdb_patternizer_write(in.patternizer, out, "6", date);
+      guint n_rules = pdb_patternizer_write(in.patternizer, out, PDB_MINING_XML_VERSION, date);
       fwrite(out->str, 1, out->len, stdout);
       if (fflush(stdout) != 0)
         rc = 1;
