@@ -121,6 +121,13 @@ golden test-missing -- test missing.xml
 golden test-broken -- test broken.xml
 golden test-validate -- test --validate badschema.xml
 golden test-no-validate -- test badschema.xml
+# Not well-formed: --validate reports the loader's file:line:column, as plain test does.
+golden test-notwellformed -- test notwellformed.xml
+plain_err=$(sed -n '/^--- stderr/,/^--- exit/p' "$LAST_OUT")
+golden test-validate-notwellformed -- test --validate notwellformed.xml
+check_eq "test --validate on malformed XML says what plain test says" "$plain_err" \
+  "$(sed -n '/^--- stderr/,/^--- exit/p' "$LAST_OUT")"
+check "... with line and column" grep -q "notwellformed.xml:4:[0-9]*: " "$LAST_OUT"
 golden test-debug -- test -D $DIFFDB/examples.xml
 golden test-directory -- test $DIFFDB
 golden test-pdb-option -- test -p v6.xml -p $DIFFDB/elements.xml

@@ -441,6 +441,33 @@ pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **err
   return db;
 }
 
+/* XSD validation of @file, for options->validate_schema. A file that is not
+ * well-formed XML fails with the loader's error instead (file:line:column of
+ * the first problem, as without validation): the schema check can only say
+ * that the document could not be read. */
+static gboolean
+validate_file(const gchar *file, const PdbLoadOptions *options, GError **error)
+{
+  GError *schema_error = NULL;
+
+  if (pdb_schema_validate_file(file, &schema_error))
+    return TRUE;
+  if (g_error_matches(schema_error, PDB_DB_ERROR, PDB_DB_ERROR_XML))
+    {
+      PdbDatabase *probe = pdb_database_new(options);
+      gboolean loaded = pdb_loader_load_file(probe, file, options, error);
+
+      pdb_database_unref(probe);
+      if (!loaded)
+        {
+          g_error_free(schema_error);
+          return FALSE;
+        }
+    }
+  g_propagate_error(error, schema_error);
+  return FALSE;
+}
+
 PdbDatabase *
 pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error)
 {
@@ -451,7 +478,7 @@ pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, G
       const gchar *file = g_ptr_array_index(files, i);
 
       if (options && options->validate_schema)
-        ok = pdb_schema_validate_file(file, error);
+        ok = validate_file(file, options, error);
       if (ok)
         ok = pdb_loader_load_file(db, file, options, error);
     }
