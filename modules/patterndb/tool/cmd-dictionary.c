@@ -80,7 +80,7 @@ pdb_cmd_dictionary(int argc, char **argv)
     list_ruleset(pdb_database_find_ruleset(cmd.db, cmd.program, strlen(cmd.program)), &st);
   else
     {
-      PdbTreeVisitor visitor = { NULL, on_program };
+      PdbTreeVisitor visitor = { on_parser, on_program };
 
       list_ruleset(pdb_database_get_catch_all_ruleset(cmd.db), &st);
       if (pdb_database_get_program_tree(cmd.db))
