@@ -5,7 +5,9 @@
  * names on the way to the rule, then its <value> names; with -T the tags
  * a rule sets instead (its class tag, then its <tag>s; pdbtool 3.38 prints
  * garbage there, which is not reproduced). Duplicates are kept, as pdbtool
- * does. Without -P every ruleset is listed, the catch-all ruleset first.
+ * does. Without -P every ruleset is listed, the catch-all ruleset first,
+ * and the names of parsers in program patterns are listed where the walk
+ * of the program tree meets them, as pdbtool does.
  */
 #include "tool/commands.h"
 #include "tool/db-open.h"
