@@ -172,8 +172,22 @@ golden dictionary-tags -- dictionary -p $DIFFDB/elements.xml -T
 must "dictionary -T lists every rule tag (3.38 garbles them)" '^usracct$'
 
 # --- --help of every subcommand --------------------------------------------------
-for cmd in match test merge dump dictionary; do
+for cmd in match test merge dump dictionary lint patternize report rsyslog; do
   golden "help-$cmd" -- "$cmd" --help
+  check_eq "help-$cmd: the usage line reads 'patterndb [OPTION?] $cmd'" "patterndb [OPTION?] $cmd" \
+    "$(sed -n '3s/^  //p' "$LAST_OUT" | cut -d' ' -f1-3)"
+done
+
+# --- errors name the bad option; a misspelled command gets the near one ---------
+golden report-bad-format -- report -p $DIFFDB/elements.xml -F pdf
+must "report -F pdf names the option and the value" "^patterndb report: -F/--format: unknown format 'pdf'"
+golden report-bad-max-clusters -- report -p $DIFFDB/elements.xml --max-clusters=-1
+must_not "report --max-clusters=-1 does not blame --format" 'format'
+golden patternize-bad-support -- patternize -f messages.txt -S 200
+must_not "patternize -S 200 does not blame --samples" 'samples'
+for typo in mtach tset dictonary reprot lnit; do
+  golden "unknown-command-$typo" -- "$typo" -p x
+  must "'$typo' suggests the near command" "did you mean '"
 done
 
 done_testing

@@ -149,20 +149,28 @@ pdb_cmd_report(int argc, char **argv)
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
-  GOptionContext *ctx = g_option_context_new("[FILE...] - report what a pattern database makes of a log");
+  GOptionContext *ctx = pdb_tool_command_context("report", "[FILE...]");
   g_option_context_add_main_entries(ctx, entries, NULL);
   GError *error = NULL;
   int rc = 0;
 
   gboolean parsed = g_option_context_parse(ctx, &argc, &argv, &error);
   g_option_context_free(ctx);
-  if (!parsed || !pdb || max_clusters < 0 ||
-      (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "html") != 0))
+  const gchar *problem = NULL;
+  gchar *bad_format = NULL;
+  if (!parsed)
+    problem = error->message;
+  else if (!pdb)
+    problem = "missing -p DB (the pattern database)";
+  else if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "html") != 0)
+    problem = bad_format = g_strdup_printf("-F/--format: unknown format '%s' (known: text, json, html)", format);
+  else if (max_clusters < 0)
+    problem = "--max-clusters: must be 0 (all) or more";
+  if (problem)
     {
-      fprintf(stderr, "patterndb report: %s\n",
-              error ? error->message : !pdb ? "missing -p DB" : "--format must be text, json or html; "
-                                                                "--max-clusters must be >= 0");
+      fprintf(stderr, "patterndb report: %s\n", problem);
       g_clear_error(&error);
+      g_free(bad_format);
       rc = 2;
       goto out;
     }
