@@ -131,6 +131,19 @@ register_rules(PdbReport *report, const PdbDatabase *db)
     }
 }
 
+/* What is wrong with the options, naming the option (g_free() it), or NULL. */
+static gchar *
+bad_options(const gchar *pdb, const gchar *format, gint max_clusters)
+{
+  if (!pdb)
+    return g_strdup("missing -p DB (the pattern database)");
+  if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "html") != 0)
+    return g_strdup_printf("-F/--format: unknown format '%s' (known: text, json, html)", format);
+  if (max_clusters < 0)
+    return g_strdup("--max-clusters: must be 0 (all) or more");
+  return NULL;
+}
+
 int
 pdb_cmd_report(int argc, char **argv)
 {
@@ -156,21 +169,12 @@ pdb_cmd_report(int argc, char **argv)
 
   gboolean parsed = g_option_context_parse(ctx, &argc, &argv, &error);
   g_option_context_free(ctx);
-  const gchar *problem = NULL;
-  gchar *bad_format = NULL;
-  if (!parsed)
-    problem = error->message;
-  else if (!pdb)
-    problem = "missing -p DB (the pattern database)";
-  else if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "html") != 0)
-    problem = bad_format = g_strdup_printf("-F/--format: unknown format '%s' (known: text, json, html)", format);
-  else if (max_clusters < 0)
-    problem = "--max-clusters: must be 0 (all) or more";
+  gchar *problem = parsed ? bad_options(pdb, format, max_clusters) : g_strdup(error->message);
   if (problem)
     {
       fprintf(stderr, "patterndb report: %s\n", problem);
       g_clear_error(&error);
-      g_free(bad_format);
+      g_free(problem);
       rc = 2;
       goto out;
     }
