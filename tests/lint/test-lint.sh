@@ -123,14 +123,18 @@ else
   not_ok "pdbtool 3.38 loads a file with markers"; diag "$(head -5 "$TEST_TMPDIR/pdbtool")"
 fi
 
-# The README's example: a site's 00-local.xml dropped into a copy of the
-# library (loaded first) collides with it; the findings are the README's
+# The example of doc/lint.md: a site's 00-local.xml dropped into a copy of the
+# library (loaded first) collides with it; the findings are doc/lint.md's
 # lines.
 mkdir -p "$TEST_TMPDIR/site/patterndb.d"
 cp "$top_srcdir"/contrib/patterns/*.xml "$TEST_TMPDIR/site/patterndb.d/"
 cp data/site-00-local.xml "$TEST_TMPDIR/site/patterndb.d/00-local.xml"
 (cd "$TEST_TMPDIR/site" && "$PDB" lint -p patterndb.d; echo "exit $?" >../site-rc) >"$TEST_TMPDIR/site.out"
-check_eq "README site example: exit status" "exit 2" "$(cat "$TEST_TMPDIR/site-rc")"
+check_eq "doc/lint.md site example: exit status" "exit 2" "$(cat "$TEST_TMPDIR/site-rc")"
 golden site-00-local.txt "$TEST_TMPDIR/site.out"
+# doc/lint.md shows exactly these lines, and the library's summary line
+doc="$top_srcdir/doc/lint.md"
+check "doc/lint.md shows the site example's output" sh -c "sed 's/^/    /' '$TEST_TMPDIR/site.out' | while IFS= read -r l; do grep -qxF \"\$l\" '$doc' || exit 1; done"
+check "doc/lint.md shows the library's summary line" grep -qxF "    $(tail -n1 "$TEST_TMPDIR/library")" "$doc"
 
 done_testing
