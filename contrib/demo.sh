@@ -1,13 +1,16 @@
 #!/bin/bash
 # contrib/demo.sh: the README's main job, start to finish.
 #
-# Installs what is needed (contrib/install-deps.sh), builds the project in
-# build-demo/, then runs the real syslog-ng (Debian's syslog-ng-core) with
+# Installs what it needs (contrib/install-deps.sh: the build and the daemon,
+# not the test tools), builds the project in build-demo/, then runs the real syslog-ng (Debian's syslog-ng-core) with
 # our module and the bundled pattern library (contrib/patterns/) on a
 # sample log made of the Linux and OpenSSH syslog lines of tests/data/loghub. It writes one file
 # per class and an unknown.log, prints a summary (counts per class, a few
 # classified lines with their extracted values, the most frequent unknown
 # messages: artificial ignorance) and stops the daemon.
+#
+# The machine's own syslog-ng is left alone: our daemon has its own
+# config, persist, pid and control files, and is stopped by its PID.
 #
 #   contrib/demo.sh [LINES]     LINES from each sample log (default 400)
 #

@@ -12,7 +12,7 @@
 #     messages and mutations of them, and `test` prints the same and exits
 #     the same,
 #   - where the variant is sloppy, patterndb warns with file:line:column.
-# Deliberate differences (README, man page COMPATIBILITY) are pinned at the
+# Deliberate differences (doc/correlation.md, man page COMPATIBILITY) are pinned at the
 # end, both sides asserted.
 . "$top_srcdir/tests/lib.sh"
 

@@ -161,7 +161,7 @@ fi
 
 # --- 5. deliberate differences ---------------------------------------------------
 # Where 3.38 dies or prints what was left in its memory, ours gives a
-# defined result (README, "Templates"). Both sides are asserted.
+# defined result (doc/correlation.md, "Templates"). Both sides are asserted.
 deliberate() {
   local tmpl=$1 want=$2 ref_pattern=$3 ours
   "$PDBTOOL" match -p "$T/t.xml" -P t -M 'x hello world' -T "$tmpl" > "$T/ref.d" 2>&1; ref_rc=$?

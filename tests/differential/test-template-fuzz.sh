@@ -3,7 +3,7 @@
 # calls (template-fuzz.py, fixed seeds) as the <value>s of a rule with a
 # correlation context, over template-funcs-context.messages: every call
 # that both pdbtool 3.38 and patterndb compile must give the same -T output.
-# Constructs on which 3.38 crashes (README, Templates) are left out.
+# Constructs on which 3.38 crashes (doc/correlation.md, Templates) are left out.
 . "$top_srcdir/tests/lib.sh"
 
 setup_vs_pdbtool

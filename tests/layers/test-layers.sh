@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/layers/test-layers.sh: the layering of modules/patterndb holds in
-# the source and in the build (README "Layout"):
+# the source and in the build (doc/layout.md):
 #   engine       <- db <- correlation <- syslog-ng
 #                   db <- mining, lint <- tool
 # (an arrow points from what is used to its user). Checked:

@@ -67,6 +67,46 @@ check_eq "bad format: exit 2" 2 $?
 "$pdb" report -p "$TEST_TMPDIR/missing.xml" -f "$log" > /dev/null 2>&1
 check_eq "missing database: exit 1" 1 $?
 
+# Order and caps: the unknown clusters (what a user came for) come right
+# after the classes; 30 rules that never match are listed 20 and "... and 10
+# more", in text and HTML.
+check "text: unknown clusters before the rules" \
+  test "$(grep -n '^Unknown messages:' "$TEST_TMPDIR/report.text" | cut -d: -f1)" -lt \
+       "$(grep -n '^Rules by matches' "$TEST_TMPDIR/report.text" | cut -d: -f1)"
+check "html: unknown clusters before the rules" \
+  test "$(grep -n "<table id='unknown'>" "$TEST_TMPDIR/report.html" | cut -d: -f1)" -lt \
+       "$(grep -n "<table id='rules'>" "$TEST_TMPDIR/report.html" | cut -d: -f1)"
+check "html: the sample and the proposed pattern are labelled" \
+  grep -q "<span class='label'>sample</span> <code class='sample'>.*<span class='label'>proposed pattern</span> <code class='pattern'>" "$TEST_TMPDIR/report.html"
+{
+  echo "<patterndb version='4' pub_date='2026-01-01'><ruleset name='app' id='rs-app'><pattern>app</pattern><rules>"
+  echo "<rule provider='t' id='used' class='system'><patterns><pattern>tick @NUMBER:n@</pattern></patterns></rule>"
+  for i in $(seq 1 30); do
+    echo "<rule provider='t' id='never-$i' class='system'><patterns><pattern>never $i @NUMBER:n@</pattern></patterns></rule>"
+  done
+  echo "</rules></ruleset></patterndb>"
+} > "$TEST_TMPDIR/many.xml"
+# 183 days (one bar per week) and 1234 messages on the busiest day
+awk 'BEGIN { split("Jan Feb Mar Apr May Jun Jul", m, " ");
+             for (d = 0; d < 183; d++) { mon = m[int(d / 30.5) + 1]; day = int(d % 30.5) % 28 + 1;
+               n = (d == 100) ? 1234 : 3;
+               for (i = 0; i < n; i++) printf "%s %2d 10:00:00 h app[1]: tick %d\n", mon, day, i } }' \
+  > "$TEST_TMPDIR/weeks.syslog"
+for fmt in text html; do
+  "$pdb" report -p "$TEST_TMPDIR/many.xml" -f "$TEST_TMPDIR/weeks.syslog" -F $fmt > "$TEST_TMPDIR/many.$fmt"
+done
+check_eq "text: 20 never-matched rules listed" 20 "$(grep -c '^  system        never-' "$TEST_TMPDIR/many.text")"
+check "text: ... and 10 more" grep -q '^  \.\.\. and 10 more (all of them in --format json)$' "$TEST_TMPDIR/many.text"
+check_eq "html: 20 never-matched rules listed" 20 "$(grep -c '<td>never-' "$TEST_TMPDIR/many.html")"
+check "html: ... and 10 more" grep -q '\.\.\. and 10 more' "$TEST_TMPDIR/many.html"
+check "html: one bar per week, not in minutes" grep -q "<text id='bucket'[^>]*>one bar per week (UTC)</text>" "$TEST_TMPDIR/many.html"
+ticks=$(sed -n "s/.*<text class='tick'[^>]*>\([0-9]*\)<.*/\1/p" "$TEST_TMPDIR/many.html" | tr '\n' ' ')
+diag "y ticks: $ticks"
+check "html: y ticks at round numbers (0, then steps of 1, 2 or 5 times a power of ten) up to the top" \
+  awk -v t="$ticks" 'BEGIN { n = split(t, v, " "); if (n < 3 || v[1] != 0) exit 1; s = v[2];
+    while (s % 10 == 0 && s >= 10) s /= 10; if (s != 1 && s != 2 && s != 5) exit 1;
+    for (i = 2; i <= n; i++) if (v[i] != v[2] * (i - 1)) exit 1; if (v[n] < 1234) exit 1 }'
+
 # a real browser renders the chart (Debian's chromium, from install-deps):
 # the DOM has the bars, and a screenshot has pixels of each class's colour
 chromium=$(command -v chromium || command -v chromium-browser || true)

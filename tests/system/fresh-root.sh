@@ -18,8 +18,8 @@
 # unless it already holds a root made by this script and PDB_REUSE_ROOT=1.
 # PDB_KEEP_ROOT=1 keeps it afterwards (it is removed otherwise).
 # Inside the root no service starts on package installation
-# (usr/sbin/policy-rc.d says no), as on a booted machine where the test
-# command stops the system's syslog-ng itself.
+# (usr/sbin/policy-rc.d says no); on a booted machine a running syslog-ng
+# is left alone (our daemons use private persist, pid and control files).
 #
 # Needs root, network access to Debian's mirror and about 4 GB of disk.
 # Prints each command's output and ends with run-all's last line

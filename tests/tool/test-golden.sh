@@ -121,6 +121,13 @@ golden test-missing -- test missing.xml
 golden test-broken -- test broken.xml
 golden test-validate -- test --validate badschema.xml
 golden test-no-validate -- test badschema.xml
+# Not well-formed: --validate reports the loader's file:line:column, as plain test does.
+golden test-notwellformed -- test notwellformed.xml
+plain_err=$(sed -n '/^--- stderr/,/^--- exit/p' "$LAST_OUT")
+golden test-validate-notwellformed -- test --validate notwellformed.xml
+check_eq "test --validate on malformed XML says what plain test says" "$plain_err" \
+  "$(sed -n '/^--- stderr/,/^--- exit/p' "$LAST_OUT")"
+check "... with line and column" grep -q "notwellformed.xml:4:[0-9]*: " "$LAST_OUT"
 golden test-debug -- test -D $DIFFDB/examples.xml
 golden test-directory -- test $DIFFDB
 golden test-pdb-option -- test -p v6.xml -p $DIFFDB/elements.xml
@@ -165,8 +172,22 @@ golden dictionary-tags -- dictionary -p $DIFFDB/elements.xml -T
 must "dictionary -T lists every rule tag (3.38 garbles them)" '^usracct$'
 
 # --- --help of every subcommand --------------------------------------------------
-for cmd in match test merge dump dictionary; do
+for cmd in match test merge dump dictionary lint patternize report rsyslog; do
   golden "help-$cmd" -- "$cmd" --help
+  check_eq "help-$cmd: the usage line reads 'patterndb [OPTION?] $cmd'" "patterndb [OPTION?] $cmd" \
+    "$(sed -n '3s/^  //p' "$LAST_OUT" | cut -d' ' -f1-3)"
+done
+
+# --- errors name the bad option; a misspelled command gets the near one ---------
+golden report-bad-format -- report -p $DIFFDB/elements.xml -F pdf
+must "report -F pdf names the option and the value" "^patterndb report: -F/--format: unknown format 'pdf'"
+golden report-bad-max-clusters -- report -p $DIFFDB/elements.xml --max-clusters=-1
+must_not "report --max-clusters=-1 does not blame --format" 'format'
+golden patternize-bad-support -- patternize -f messages.txt -S 200
+must_not "patternize -S 200 does not blame --samples" 'samples'
+for typo in mtach tset dictonary reprot lnit; do
+  golden "unknown-command-$typo" -- "$typo" -p x
+  must "'$typo' suggests the near command" "did you mean '"
 done
 
 done_testing

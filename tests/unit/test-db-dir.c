@@ -258,3 +258,61 @@ Test(dir, list_files_is_what_load_reads)
   g_string_free(listed, TRUE);
   g_ptr_array_unref(files);
 }
+
+static gchar *
+list_relative(const gchar *const *paths, GError **error)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+  gchar *listed = NULL;
+
+  if (pdb_database_list_paths(paths, files, error))
+    {
+      GString *out = g_string_new(NULL);
+      for (guint i = 0; i < files->len; i++)
+        g_string_append_printf(out, "%s%s", i ? " " : "",
+                               (const gchar *) g_ptr_array_index(files, i) + strlen(test_tmpdir) + 1);
+      listed = g_string_free(out, FALSE);
+    }
+  g_ptr_array_unref(files);
+  return listed;
+}
+
+/* file() with several paths (the bundled library and the user's folder):
+ * path after path, each file once, an empty folder allowed among others,
+ * a missing path or all empty refused. */
+Test(dir, several_paths)
+{
+  put("lib/z.xml", "z", "rz");
+  put("lib/a.xml", "a", "ra");
+  put("mine/m.xml", "m", "rm");
+  gchar *lib = g_build_filename(test_tmpdir, "lib", NULL);
+  gchar *mine = g_build_filename(test_tmpdir, "mine", NULL);
+  gchar *empty = g_build_filename(test_tmpdir, "empty", NULL);
+  gchar *missing = g_build_filename(test_tmpdir, "missing", NULL);
+  gchar *again = g_build_filename(test_tmpdir, "mine/again.xml", NULL);
+  gchar *target = g_build_filename(test_tmpdir, "lib/a.xml", NULL);
+  cr_assert_eq(g_mkdir(empty, 0755), 0);
+  cr_assert_eq(symlink(target, again), 0);
+  GError *error = NULL;
+
+  const gchar *both[] = { mine, lib, empty, NULL };
+  gchar *listed = list_relative(both, &error);
+  cr_assert_str_eq(listed, "mine/again.xml mine/m.xml lib/z.xml", "%s", error ? error->message : "");
+  g_free(listed);
+
+  const gchar *with_missing[] = { lib, missing, NULL };
+  cr_assert_null(list_relative(with_missing, &error));
+  cr_assert(strstr(error->message, "missing") != NULL, "%s", error->message);
+  g_clear_error(&error);
+
+  const gchar *all_empty[] = { empty, empty, NULL };
+  cr_assert_null(list_relative(all_empty, &error));
+  cr_assert(strstr(error->message, "none of these paths") != NULL, "%s", error->message);
+  g_clear_error(&error);
+
+  const gchar *one_empty[] = { empty, NULL };
+  cr_assert_null(list_relative(one_empty, &error), "one empty folder alone stays an error");
+  cr_assert(strstr(error->message, "holds no pattern database file") != NULL, "%s", error->message);
+  g_clear_error(&error);
+  g_free(lib); g_free(mine); g_free(empty); g_free(missing); g_free(again); g_free(target);
+}

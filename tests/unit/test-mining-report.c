@@ -76,21 +76,21 @@ Test(mining_report, counts_and_text)
     "         6   40.0%  unknown\n"
     "         3   20.0%  violation\n"
     "\n"
-    "Rules by matches (2 of 3 rules matched)\n"
-    "     count  class         rule id   pattern\n"
-    "         6  system        r-accept  Accepted @ESTRING:user: @from @IPv4:ip@\n"
-    "         3  violation     r-fail    Failed @ESTRING:user: @from @IPv4:ip@\n"
-    "\n"
-    "Rules that never matched (1)\n"
-    "  system        r-never  never <seen>\n"
-    "\n"
     "Unknown messages: 6 in 2 clusters\n"
     "   1) 5 messages (83.3% of unknown), program sshd\n"
     "      sample:  Disconnected from ann port 1000\n"
     "      pattern: Disconnected from @ESTRING:src_host: @port @NUMBER:port@\n"
     "   2) 1 messages (16.7% of unknown)\n"
     "      sample:  odd one & <out>\n"
-    "      pattern: odd one & <out>\n";
+    "      pattern: odd one & <out>\n"
+    "\n"
+    "Rules by matches (2 of 3 rules matched)\n"
+    "     count  class         rule id   pattern\n"
+    "         6  system        r-accept  Accepted @ESTRING:user: @from @IPv4:ip@\n"
+    "         3  violation     r-fail    Failed @ESTRING:user: @from @IPv4:ip@\n"
+    "\n"
+    "Rules that never matched (1)\n"
+    "  system        r-never  never <seen>\n";
   cr_expect_str_eq(out->str, expected, "text report:\n%s", out->str);
   g_string_free(out, TRUE);
   pdb_report_free(r);
@@ -136,7 +136,7 @@ Test(mining_report, html_is_self_contained_with_a_chart)
   /* one-minute buckets (08:00 .. 08:50), one segment per class present */
   cr_expect_eq(count(out->str, "<rect class='bar'"), 6 + 3 + 5, "bar segments:\n%s", out->str);
   cr_expect(strstr(out->str, "fill='#d62728'><title>2026-03-03 08:00: unknown 1</title>"), "%s", out->str);
-  cr_expect(strstr(out->str, "<code>odd one &amp; &lt;out&gt;</code>"), "escaped sample:\n%s", out->str);
+  cr_expect(strstr(out->str, "<code class='sample'>odd one &amp; &lt;out&gt;</code>"), "escaped sample:\n%s", out->str);
   cr_expect(strstr(out->str, "<code>never &lt;seen&gt;</code>"), "escaped pattern:\n%s", out->str);
   cr_expect_null(strstr(out->str, "<script"), "no scripts");
   cr_expect_null(strstr(out->str, "http://") && !strstr(out->str, "xmlns='http://www.w3.org/2000/svg'") ? "x" : NULL,

@@ -12,6 +12,8 @@
  *   - a path with '*', '?' or '[' that does not exist as written: a glob(3)
  *     pattern; matching files (and directories, expanded as above) are
  *     loaded in strcmp() order of their paths.
+ * Several paths (pdb_database_list_paths()): the files of each, path after
+ * path, each file once.
  * All files go into one database: rulesets with the same program pattern
  * merge across files. An error in any file fails the whole load.
  *
@@ -374,6 +376,60 @@ pdb_database_list_files(const gchar *path, GPtrArray *files, GError **error)
   return ok;
 }
 
+/* Several paths: each lists its files as pdb_database_list_files() does, in
+ * the order the paths are given; a directory that holds no pattern file adds
+ * nothing (the user's own folder may still be empty), a file already listed
+ * (the same device and inode, e.g. through a symbolic link) is not listed
+ * again, and together they must mean at least one file. */
+gboolean
+pdb_database_list_paths(const gchar *const *paths, GPtrArray *files, GError **error)
+{
+  g_return_val_if_fail(paths != NULL && paths[0] != NULL, FALSE);
+  if (!paths[1])
+    return pdb_database_list_files(paths[0], files, error);
+
+  GHashTable *listed = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  gboolean ok = TRUE;
+  for (gsize p = 0; ok && paths[p]; p++)
+    {
+      GPtrArray *one = g_ptr_array_new_with_free_func(g_free);
+      struct stat st;
+      GError *local = NULL;
+
+      if (stat(paths[p], &st) == 0 && S_ISDIR(st.st_mode))
+        {
+          GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+          ok = collect_directory(paths[p], one, seen, &local);
+          g_hash_table_unref(seen);
+          g_ptr_array_sort(one, compare_paths);
+        }
+      else
+        ok = pdb_database_list_files(paths[p], one, &local);
+      if (!ok)
+        g_propagate_error(error, local);
+      for (guint i = 0; ok && i < one->len; i++)
+        {
+          const gchar *file = g_ptr_array_index(one, i);
+          gchar *key = stat(file, &st) == 0
+                       ? g_strdup_printf("%llu:%llu", (unsigned long long) st.st_dev, (unsigned long long) st.st_ino)
+                       : g_strdup(file);
+          if (g_hash_table_add(listed, key))
+            g_ptr_array_add(files, g_strdup(file));
+        }
+      g_ptr_array_unref(one);
+    }
+  g_hash_table_unref(listed);
+  if (ok && files->len == 0)
+    {
+      gchar *joined = g_strjoinv(", ", (gchar **) paths);
+      g_set_error(error, PDB_DB_ERROR, PDB_DB_ERROR_IO,
+                  "%s: none of these paths holds a pattern database file (*.xml or *.pdb)", joined);
+      g_free(joined);
+      ok = FALSE;
+    }
+  return ok;
+}
+
 PdbDatabase *
 pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **error)
 {
@@ -386,6 +442,33 @@ pdb_database_load(const gchar *path, const PdbLoadOptions *options, GError **err
   return db;
 }
 
+/* XSD validation of @file, for options->validate_schema. A file that is not
+ * well-formed XML fails with the loader's error instead (file:line:column of
+ * the first problem, as without validation): the schema check can only say
+ * that the document could not be read. */
+static gboolean
+validate_file(const gchar *file, const PdbLoadOptions *options, GError **error)
+{
+  GError *schema_error = NULL;
+
+  if (pdb_schema_validate_file(file, &schema_error))
+    return TRUE;
+  if (g_error_matches(schema_error, PDB_DB_ERROR, PDB_DB_ERROR_XML))
+    {
+      PdbDatabase *probe = pdb_database_new(options);
+      gboolean loaded = pdb_loader_load_file(probe, file, options, error);
+
+      pdb_database_unref(probe);
+      if (!loaded)
+        {
+          g_error_free(schema_error);
+          return FALSE;
+        }
+    }
+  g_propagate_error(error, schema_error);
+  return FALSE;
+}
+
 PdbDatabase *
 pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error)
 {
@@ -396,7 +479,7 @@ pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, G
       const gchar *file = g_ptr_array_index(files, i);
 
       if (options && options->validate_schema)
-        ok = pdb_schema_validate_file(file, error);
+        ok = validate_file(file, options, error);
       if (ok)
         ok = pdb_loader_load_file(db, file, options, error);
     }

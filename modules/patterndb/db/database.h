@@ -81,6 +81,12 @@ PdbDatabase *pdb_database_load(const gchar *path, const PdbLoadOptions *options,
  * or cannot be read. pdb_database_load_files() loads @files, in that order,
  * into one database. */
 gboolean pdb_database_list_files(const gchar *path, GPtrArray *files, GError **error);
+/* The files of several paths (NULL-terminated, at least one), path after
+ * path in the given order: each path's files as above, a file listed once
+ * (by device and inode), a directory that holds no pattern file allowed as
+ * long as the paths together mean at least one file. One path is exactly
+ * pdb_database_list_files(). */
+gboolean pdb_database_list_paths(const gchar *const *paths, GPtrArray *files, GError **error);
 PdbDatabase *pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error);
 PdbDatabase *pdb_database_ref(PdbDatabase *db);
 void pdb_database_unref(PdbDatabase *db);

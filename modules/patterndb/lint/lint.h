@@ -37,7 +37,8 @@ typedef struct _PdbLintFinding
   const gchar *kind;       /* static: "shadowed", "ambiguous", "duplicate-id", "no-example",
                             * "example-mismatch", "test-value", "prefix-only",
                             * "parser-follow", "loader", "rule-conflict",
-                            * "never-matched", "shadowed-in-practice" */
+                            * "never-matched", "shadowed-in-practice",
+                            * "lint-marker" */
   gchar *file;             /* may be NULL (a loader warning without location) */
   gint line;
   gint column;
@@ -79,6 +80,22 @@ void pdb_lint_log_check(PdbLintLog *log, const gchar *log_name, GPtrArray *findi
 
 /* Sorts by file, line, column, kind, message: a stable, diffable order. */
 void pdb_lint_sort(GPtrArray *findings);
+
+/*
+ * Silencing kinds of findings (lint-allow.c): for the whole run
+ * (pdb_lint_allow_ignore(), "prefix-only,no-example"; FALSE with @error for
+ * an unknown kind) and by "<!-- patterndb-lint: allow KIND, ...; reason -->"
+ * markers in the files of @db, which apply to the rule, ruleset or file they
+ * stand in (pdb_lint_allow_read_markers(); a marker it cannot read becomes a
+ * "lint-marker" finding). pdb_lint_allow_filter() removes the silenced
+ * findings and returns how many.
+ */
+typedef struct _PdbLintAllow PdbLintAllow;
+PdbLintAllow *pdb_lint_allow_new(void);
+void pdb_lint_allow_free(PdbLintAllow *allow);
+gboolean pdb_lint_allow_ignore(PdbLintAllow *allow, const gchar *kinds, GError **error);
+void pdb_lint_allow_read_markers(PdbLintAllow *allow, const PdbDatabase *db, GPtrArray *findings);
+guint pdb_lint_allow_filter(const PdbLintAllow *allow, const PdbDatabase *db, GPtrArray *findings);
 
 G_END_DECLS
 

@@ -47,6 +47,13 @@ gboolean pdb_patternizer_add(PdbPatternizer *p, const gchar *program, gsize prog
 guint pdb_patternizer_get_n_lines(const PdbPatternizer *p);
 guint pdb_patternizer_get_n_skipped(const PdbPatternizer *p);
 
+/* The version to write: the lowest whose format holds what the writer
+ * (pdb-writer.c) writes. Version 3 brought <examples> with
+ * <test_message program=''> and <test_values> (version 2 has no examples);
+ * nothing of later versions is written (<actions> came with 4). pdbtool
+ * 3.38 loads versions 3 to 5. */
+#define PDB_MINING_XML_VERSION "3"
+
 /* Clusters everything and writes the database; returns the number of rules. */
 guint pdb_patternizer_write(PdbPatternizer *p, GString *out, const gchar *version, const gchar *pub_date);
 

@@ -110,6 +110,46 @@ series_count(const Series *s, const PdbReportBucket *b)
   return n;
 }
 
+/* The y axis top and tick step: the step is 1, 2 or 5 times a power of ten
+ * and at most four steps reach @max_total, so ticks fall on round numbers. */
+static guint64
+round_tick_step(guint64 max_total, guint64 *top)
+{
+  guint64 raw = MAX((max_total + 3) / 4, 1);
+  guint64 magnitude = 1;
+
+  while (magnitude <= raw / 10)
+    magnitude *= 10;
+  guint64 step = magnitude;
+  if (step < raw)
+    step = 2 * magnitude;
+  if (step < raw)
+    step = 5 * magnitude;
+  if (step < raw)
+    step = 10 * magnitude;
+  *top = MAX((max_total + step - 1) / step, 1) * step;
+  return step;
+}
+
+/* "minute", "5 minutes", "hour", "3 hours", "day", "week", "30 days". */
+static gchar *
+bucket_phrase(gint64 seconds)
+{
+  static const struct { gint64 unit; const gchar *one; const gchar *many; } units[] =
+  {
+    { 7 * 86400, "week", "weeks" }, { 86400, "day", "days" }, { 3600, "hour", "hours" },
+    { 60, "minute", "minutes" }, { 1, "second", "seconds" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(units); i++)
+    if (seconds % units[i].unit == 0 && seconds >= units[i].unit)
+      {
+        gint64 n = seconds / units[i].unit;
+        return n == 1 ? g_strdup(units[i].one)
+                      : g_strdup_printf("%" G_GINT64_FORMAT " %s", n, units[i].many);
+      }
+  return g_strdup_printf("%" G_GINT64_FORMAT " seconds", seconds);
+}
+
 static void
 write_chart(PdbReport *r, GString *out)
 {
@@ -143,12 +183,13 @@ write_chart(PdbReport *r, GString *out)
                          PLOT_LEFT, CHART_HEIGHT - PLOT_BOTTOM);
   g_string_append_printf(out, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#333'/>\n", PLOT_LEFT,
                          CHART_HEIGHT - PLOT_BOTTOM, CHART_WIDTH - PLOT_RIGHT, CHART_HEIGHT - PLOT_BOTTOM);
-  for (guint t = 0; t <= 2; t++)
+  guint64 top;
+  guint64 step = round_tick_step(max_total, &top);
+  for (guint64 v = 0; v <= top; v += step)
     {
-      guint64 v = max_total * t / 2;
-      gdouble y = CHART_HEIGHT - PLOT_BOTTOM - plot_h * t / 2.0;
-      g_string_append_printf(out, "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%" G_GUINT64_FORMAT
-                                  "</text>\n", PLOT_LEFT - 6, y + 4, v);
+      gdouble y = CHART_HEIGHT - PLOT_BOTTOM - plot_h * (gdouble) v / (gdouble) top;
+      g_string_append_printf(out, "<text class='tick' x='%d' y='%.1f' text-anchor='end' font-size='11'>%"
+                                  G_GUINT64_FORMAT "</text>\n", PLOT_LEFT - 6, y + 4, v);
     }
 
   for (guint i = 0; i < tl->len; i++)
@@ -163,7 +204,7 @@ write_chart(PdbReport *r, GString *out)
           guint64 n = series_count(se, b);
           if (!n)
             continue;
-          gdouble h = plot_h * (gdouble) n / (gdouble) max_total;
+          gdouble h = plot_h * (gdouble) n / (gdouble) top;
           y -= h;
           g_string_append_printf(out, "<rect class='bar' x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'>"
                                       "<title>%s: ", x, y, slot * 0.85, h, se->colour, when);
@@ -186,8 +227,10 @@ write_chart(PdbReport *r, GString *out)
                              x, CHART_HEIGHT - PLOT_BOTTOM + 16, anchor, label);
       g_free(label);
     }
-  g_string_append_printf(out, "<text x='%d' y='%d' font-size='11' fill='#555'>one bar per %" G_GINT64_FORMAT
-                              " minutes (UTC)</text>\n", PLOT_LEFT, CHART_HEIGHT - 8, bucket / 60);
+  gchar *per = bucket_phrase(bucket);
+  g_string_append_printf(out, "<text id='bucket' x='%d' y='%d' font-size='11' fill='#555'>one bar per %s (UTC)</text>\n",
+                         PLOT_LEFT, CHART_HEIGHT - 8, per);
+  g_free(per);
   g_string_append(out, "</svg>\n<ul class='legend'>\n");
   for (guint s = 0; s < series->len; s++)
     {
@@ -215,7 +258,7 @@ write_head(PdbReport *r, GString *out)
     ".summary span{display:inline-block;margin-right:2em;font-size:1.2em}\n"
     ".legend{list-style:none;padding:0}.legend li{display:inline-block;margin-right:1.5em}\n"
     ".legend span{display:inline-block;width:0.9em;height:0.9em;margin-right:0.3em;vertical-align:middle}\n"
-    ".note{color:#666}\n</style>\n</head>\n<body>\n<h1>patterndb report</h1>\n");
+    ".note{color:#666}\n.label{color:#666;font-size:0.85em;display:inline-block;min-width:9em}\n</style>\n</head>\n<body>\n<h1>patterndb report</h1>\n");
 
   g_string_append_printf(out, "<p class='summary'><span>%" G_GUINT64_FORMAT " messages</span>"
                               "<span id='match-rate'>%.1f%% matched</span>"
@@ -279,9 +322,10 @@ write_never_matched(PdbReport *r, GString *out)
       const PdbReportRule *rule = g_ptr_array_index(r->rules, i);
       if (rule->count)
         continue;
-      if (r->options.max_rules && listed == r->options.max_rules)
+      if (r->options.max_never_matched && listed == r->options.max_never_matched)
         {
-          g_string_append_printf(out, "<tr><td colspan='3'>... and %u more</td></tr>\n", never - listed);
+          g_string_append_printf(out, "<tr><td colspan='3'>... and %u more (all of them in --format json)</td></tr>\n",
+                                 never - listed);
           break;
         }
       listed++;
@@ -308,17 +352,20 @@ write_unknown(PdbReport *r, GString *out)
     g_string_append_printf(out, "; %" G_GUINT64_FORMAT " more not clustered", r->n_unknown_dropped);
   g_string_append(out, ". Turn them into rules with <code>patterndb patternize</code>.</p>\n"
                        "<table id='unknown'>\n<tr><th>messages</th><th>program</th><th>sample and proposed pattern</th></tr>\n");
+  if (r->clusters->len == 0)
+    g_string_append(out, "<tr><td colspan='3'>none: every message was recognised</td></tr>\n");
   for (guint i = 0; i < r->clusters->len; i++)
     {
       const PdbReportCluster *c = g_ptr_array_index(r->clusters, i);
       g_string_append_printf(out, "<tr><td class='n'>%u</td><td>", c->count);
       html_escape(out, c->program);
-      g_string_append(out, "</td><td><code>");
+      g_string_append(out, "</td><td><span class='label'>sample</span> <code class='sample'>");
       html_escape(out, c->sample);
-      g_string_append(out, "</code><br/><code>");
+      g_string_append(out, "</code><br/><span class='label'>proposed pattern</span> <code class='pattern'>");
       html_escape(out, c->pattern);
       g_string_append(out, "</code></td></tr>\n");
     }
+  g_string_append(out, "</table>\n");
 }
 
 void
@@ -327,8 +374,8 @@ pdb_report_write_html(PdbReport *r, GString *out)
   pdb_report_cluster_unknown(r);
   write_head(r, out);
   write_classes(r, out);
+  write_unknown(r, out);
   write_rules(r, out);
   write_never_matched(r, out);
-  write_unknown(r, out);
-  g_string_append(out, "</table>\n</body>\n</html>\n");
+  g_string_append(out, "</body>\n</html>\n");
 }

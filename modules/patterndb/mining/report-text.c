@@ -1,9 +1,10 @@
 /*
  * report-text.c: the report as plain text, for a terminal or a mail.
  *
- * Invariant: sections always appear in the same order (summary, classes,
- * rules, rules that never matched, unknown clusters) so that the output
- * can be diffed from one day to the next.
+ * Invariant: sections always appear in the same order, most wanted first
+ * (summary, classes, unknown clusters, rules by matches, rules that never
+ * matched, capped at max_never_matched) so that the output can be diffed
+ * from one day to the next.
  */
 #include "mining/report-private.h"
 
@@ -18,6 +19,27 @@ format_time(GString *out, gint64 t)
   g_free(s);
   if (dt)
     g_date_time_unref(dt);
+}
+
+static void
+write_unknown(PdbReport *r, GString *out)
+{
+  g_string_append_printf(out, "\nUnknown messages: %" G_GUINT64_FORMAT " in %u clusters",
+                         r->n_unknown - r->n_unknown_dropped, r->n_clusters_total);
+  if (r->clusters->len < r->n_clusters_total)
+    g_string_append_printf(out, " (the %u largest shown)", r->clusters->len);
+  if (r->n_unknown_dropped)
+    g_string_append_printf(out, "; %" G_GUINT64_FORMAT " more not clustered", r->n_unknown_dropped);
+  g_string_append(out, "\n");
+  for (guint i = 0; i < r->clusters->len; i++)
+    {
+      const PdbReportCluster *c = g_ptr_array_index(r->clusters, i);
+      g_string_append_printf(out, "%4u) %u messages (%.1f%% of unknown)", i + 1, c->count,
+                             pdb_report_percent(c->count, r->n_unknown));
+      if (c->program[0])
+        g_string_append_printf(out, ", program %s", c->program);
+      g_string_append_printf(out, "\n      sample:  %s\n      pattern: %s\n", c->sample, c->pattern);
+    }
 }
 
 void
@@ -48,6 +70,8 @@ pdb_report_write_text(PdbReport *r, GString *out)
     }
   g_ptr_array_free(classes, TRUE);
 
+  write_unknown(r, out);
+
   GPtrArray *rules = pdb_report_sorted_rules(r);
   guint shown = r->options.max_rules ? MIN(rules->len, r->options.max_rules) : rules->len;
   g_string_append_printf(out, "\nRules by matches (%u of %u rules matched", rules->len, r->rules->len);
@@ -75,7 +99,7 @@ pdb_report_write_text(PdbReport *r, GString *out)
       const PdbReportRule *rule = g_ptr_array_index(r->rules, i);
       if (rule->count != 0)
         continue;
-      if (r->options.max_rules && listed == r->options.max_rules)
+      if (r->options.max_never_matched && listed == r->options.max_never_matched)
         {
           g_string_append_printf(out, "  ... and %u more (all of them in --format json)\n", never - listed);
           break;
@@ -85,20 +109,4 @@ pdb_report_write_text(PdbReport *r, GString *out)
       listed++;
     }
 
-  g_string_append_printf(out, "\nUnknown messages: %" G_GUINT64_FORMAT " in %u clusters",
-                         r->n_unknown - r->n_unknown_dropped, r->n_clusters_total);
-  if (r->clusters->len < r->n_clusters_total)
-    g_string_append_printf(out, " (the %u largest shown)", r->clusters->len);
-  if (r->n_unknown_dropped)
-    g_string_append_printf(out, "; %" G_GUINT64_FORMAT " more not clustered", r->n_unknown_dropped);
-  g_string_append(out, "\n");
-  for (guint i = 0; i < r->clusters->len; i++)
-    {
-      const PdbReportCluster *c = g_ptr_array_index(r->clusters, i);
-      g_string_append_printf(out, "%4u) %u messages (%.1f%% of unknown)", i + 1, c->count,
-                             pdb_report_percent(c->count, r->n_unknown));
-      if (c->program[0])
-        g_string_append_printf(out, ", program %s", c->program);
-      g_string_append_printf(out, "\n      sample:  %s\n      pattern: %s\n", c->sample, c->pattern);
-    }
 }

@@ -24,6 +24,7 @@ pdb_report_options_init(PdbReportOptions *options)
   options->max_clusters = 50;
   options->max_unknown = 500000;
   options->max_rules = 100;
+  options->max_never_matched = 20;
 }
 
 static void

@@ -24,6 +24,7 @@ typedef struct _PdbReportOptions
   guint max_clusters;          /* unknown clusters listed (default 50) */
   guint max_unknown;           /* unknown messages kept for clustering (default 500000) */
   guint max_rules;             /* rules listed by count (default 100; 0 = all) */
+  guint max_never_matched;     /* rules that never matched listed (default 20; 0 = all) */
 } PdbReportOptions;
 
 void pdb_report_options_init(PdbReportOptions *options);

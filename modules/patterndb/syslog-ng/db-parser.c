@@ -62,7 +62,8 @@ typedef struct _PdbSngParser
   LogParser super;
 
   /* options (set while parsing the configuration) */
-  gchar *file;
+  gchar **files;                /* file(): its paths (NULL-terminated), NULL for the default */
+  gchar *files_shown;           /* the same joined with spaces, for logs and the persist key */
   gchar *prefix;
   gboolean drop_unmatched;
   LogTemplate *program_template;
@@ -85,13 +86,32 @@ typedef struct _PdbSngParser
   PdbSngTick tick;              /* the correlation clock's idle timer */
 } PdbSngParser;
 
+/* Empty strings are left out (so an SCL argument can switch a path off);
+ * no path left means the default file. */
+void
+pdb_sng_parser_set_files(LogParser *s, const gchar *const *paths)
+{
+  PdbSngParser *self = (PdbSngParser *) s;
+  GPtrArray *kept = g_ptr_array_new();
+
+  for (gsize i = 0; paths && paths[i]; i++)
+    if (paths[i][0])
+      g_ptr_array_add(kept, g_strdup(paths[i]));
+  g_ptr_array_add(kept, NULL);
+  g_strfreev(self->files);
+  g_free(self->files_shown);
+  self->files = (gchar **) g_ptr_array_free(kept, FALSE);
+  if (!self->files[0])
+    g_clear_pointer(&self->files, g_strfreev);
+  self->files_shown = self->files ? g_strjoinv(" ", self->files) : NULL;
+}
+
 void
 pdb_sng_parser_set_file(LogParser *s, const gchar *path)
 {
-  PdbSngParser *self = (PdbSngParser *) s;
+  const gchar *paths[] = { path, NULL };
 
-  g_free(self->file);
-  self->file = g_strdup(path);
+  pdb_sng_parser_set_files(s, paths);
 }
 
 void
@@ -166,7 +186,18 @@ pdb_sng_now_seconds(void)
 static const gchar *
 pdb_sng_parser_get_file(PdbSngParser *self)
 {
-  return self->file ? self->file : get_installation_path_for(PDB_SNG_DEFAULT_FILE);
+  return self->files ? self->files_shown : get_installation_path_for(PDB_SNG_DEFAULT_FILE);
+}
+
+/* The paths to load, NULL-terminated; @fallback holds room for the default. */
+static const gchar *const *
+pdb_sng_parser_get_paths(PdbSngParser *self, const gchar *fallback[2])
+{
+  if (self->files)
+    return (const gchar *const *) self->files;
+  fallback[0] = get_installation_path_for(PDB_SNG_DEFAULT_FILE);
+  fallback[1] = NULL;
+  return fallback;
 }
 
 /* The id of this parser's counters (rule-stats.h): its name in the
@@ -196,7 +227,8 @@ pdb_sng_parser_check_files(PdbSngParser *self)
     }
 
   GError *error = NULL;
-  PdbSngDb *fresh = pdb_sng_db_load(pdb_sng_parser_get_file(self), self->prefix,
+  const gchar *fallback[2];
+  PdbSngDb *fresh = pdb_sng_db_load(pdb_sng_parser_get_paths(self, fallback), self->prefix,
                                     log_pipe_get_config(&self->super.super), &error);
   if (fresh)
     {
@@ -399,6 +431,8 @@ pdb_sng_parser_init(LogPipe *s)
   PdbSngParser *self = (PdbSngParser *) s;
   GlobalConfig *cfg = log_pipe_get_config(s);
   const gchar *file = pdb_sng_parser_get_file(self);
+  const gchar *fallback[2];
+  const gchar *const *paths = pdb_sng_parser_get_paths(self, fallback);
   GError *error = NULL;
   PdbSngDb *db;
 
@@ -423,9 +457,9 @@ pdb_sng_parser_init(LogPipe *s)
   else if (kept)
     {
       /* taken before the load, so that a fix made while it fails is seen */
-      PdbSngStamps *attempt = pdb_sng_stamps_take(file, NULL, NULL);
+      PdbSngStamps *attempt = pdb_sng_stamps_take(paths, NULL, NULL);
 
-      db = pdb_sng_db_load(file, self->prefix, cfg, &error);
+      db = pdb_sng_db_load(paths, self->prefix, cfg, &error);
       if (db)
         {
           msg_notice("patterndb: pattern database reloaded", evt_tag_str("file", file));
@@ -446,7 +480,7 @@ pdb_sng_parser_init(LogPipe *s)
     }
   else
     {
-      db = pdb_sng_db_load(file, self->prefix, cfg, &error);
+      db = pdb_sng_db_load(paths, self->prefix, cfg, &error);
       if (!db)
         {
           msg_error("patterndb: cannot load the pattern database, refusing to start this configuration",
@@ -520,7 +554,7 @@ pdb_sng_parser_clone(LogPipe *s)
   PdbSngParser *other = (PdbSngParser *) clone;
 
   log_parser_set_template(clone, log_template_ref(self->super.template));
-  pdb_sng_parser_set_file(clone, self->file);
+  pdb_sng_parser_set_files(clone, (const gchar *const *) self->files);
   pdb_sng_parser_set_prefix(clone, self->prefix);
   pdb_sng_parser_set_drop_unmatched(clone, self->drop_unmatched);
   pdb_sng_parser_set_program_template(clone, log_template_ref(self->program_template));
@@ -543,7 +577,8 @@ pdb_sng_parser_free(LogPipe *s)
   pdb_sng_tick_clear(&self->tick);
   pdb_sng_stamps_free(self->failed_stamps);
   log_template_unref(self->program_template);
-  g_free(self->file);
+  g_strfreev(self->files);
+  g_free(self->files_shown);
   g_free(self->prefix);
   g_free(self->persist_key);
   g_free(self->persist_name);

@@ -12,6 +12,8 @@
 LogParser *pdb_sng_parser_new(GlobalConfig *cfg);
 
 void pdb_sng_parser_set_file(LogParser *s, const gchar *path);
+/* file() with several paths: one database from all of them (empty strings left out). */
+void pdb_sng_parser_set_files(LogParser *s, const gchar *const *paths);
 void pdb_sng_parser_set_drop_unmatched(LogParser *s, gboolean drop_unmatched);
 /* Takes ownership of @program_template. */
 void pdb_sng_parser_set_program_template(LogParser *s, LogTemplate *program_template);

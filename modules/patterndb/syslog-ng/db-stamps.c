@@ -54,14 +54,14 @@ pdb_sng_stamps_add(PdbSngStamps *stamps, const gchar *path)
 }
 
 PdbSngStamps *
-pdb_sng_stamps_take(const gchar *path, GPtrArray **files, GError **error)
+pdb_sng_stamps_take(const gchar *const *paths, GPtrArray **files, GError **error)
 {
   PdbSngStamps *stamps = g_new0(PdbSngStamps, 1);
   GPtrArray *listing = g_ptr_array_new_with_free_func(g_free);
 
   stamps->items = g_array_new(FALSE, TRUE, sizeof(PdbSngStamp));
   g_array_set_clear_func(stamps->items, pdb_sng_stamp_clear);
-  stamps->listed = pdb_database_list_files(path, listing, error);
+  stamps->listed = pdb_database_list_paths(paths, listing, error);
   for (guint i = 0; stamps->listed && i < listing->len; i++)
     pdb_sng_stamps_add(stamps, g_ptr_array_index(listing, i));
   if (files && stamps->listed)

@@ -18,14 +18,15 @@
 typedef struct _PdbSngStamps PdbSngStamps;
 
 /*
- * Lists the files @path means now and stamps each. With @files non-NULL,
+ * Lists the files @paths (NULL-terminated) mean now, as
+ * pdb_database_list_paths() lists them, and stamps each. With @files non-NULL,
  * *@files receives the list (of gchar*, the caller owns it) in load order,
  * or NULL when the path means no file (then @error is set): a database
  * loaded from that list, after this call, is at least as new as the
  * stamps, so a change made while it loads is seen by the next comparison.
  * The stamps of a path that means no file compare equal to each other only.
  */
-PdbSngStamps *pdb_sng_stamps_take(const gchar *path, GPtrArray **files, GError **error);
+PdbSngStamps *pdb_sng_stamps_take(const gchar *const *paths, GPtrArray **files, GError **error);
 gboolean pdb_sng_stamps_equal(const PdbSngStamps *a, const PdbSngStamps *b);
 void pdb_sng_stamps_free(PdbSngStamps *stamps);
 

@@ -68,7 +68,7 @@ struct _PdbSngDb
   gint ref_cnt;
   PdbDatabase *db;
   PdbSngMemo memos[PDB_SNG_MEMO_KINDS];
-  gchar *path;
+  gchar **paths;                /* what it was loaded from (NULL-terminated) */
   PdbSngStamps *stamps;
   GlobalConfig *compiled_with;  /* the config of its syslog-ng templates and filters, or NULL */
   PdbSngRuleStats *stats;       /* its per-rule counters while a parser uses it, or NULL */
@@ -232,18 +232,19 @@ pdb_sng_db_resolve_tags(PdbSngDb *self)
 }
 
 PdbSngDb *
-pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *cfg, GError **error)
+pdb_sng_db_load(const gchar *const *paths, const gchar *prefix, GlobalConfig *cfg, GError **error)
 {
+  gchar *shown = g_strjoinv(" ", (gchar **) paths);
   PdbExprBackend *backend = cfg ? pdb_sng_host_expr_new(cfg) : NULL;
   PdbLoadOptions options =
   {
     .capture_prefix = prefix,
     .warning = pdb_sng_db_warn,
-    .warning_data = (gpointer) path,
+    .warning_data = shown,
     .backend = backend,
   };
   GPtrArray *files;
-  PdbSngStamps *stamps = pdb_sng_stamps_take(path, &files, error);
+  PdbSngStamps *stamps = pdb_sng_stamps_take(paths, &files, error);
   PdbDatabase *db = files ? pdb_database_load_files(files, &options, error) : NULL;
 
   if (files)
@@ -251,6 +252,7 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *cfg, GErro
   gboolean host_compiled = backend && pdb_sng_host_expr_used(backend);
 
   pdb_expr_backend_unref(backend);
+  g_free(shown);
   if (!db)
     {
       pdb_sng_stamps_free(stamps);
@@ -260,7 +262,7 @@ pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *cfg, GErro
   PdbSngDb *self = g_new0(PdbSngDb, 1);
   self->ref_cnt = 1;
   self->db = db;
-  self->path = g_strdup(path);
+  self->paths = g_strdupv((gchar **) paths);
   self->stamps = stamps;
   self->compiled_with = host_compiled ? cfg : NULL;
   guint counts[PDB_SNG_MEMO_KINDS];
@@ -288,7 +290,7 @@ pdb_sng_db_unref(PdbSngDb *self)
     pdb_sng_memo_clear(&self->memos[k]);
   pdb_sng_stamps_free(self->stamps);
   pdb_database_unref(self->db);
-  g_free(self->path);
+  g_strfreev(self->paths);
   g_free(self);
 }
 
@@ -313,7 +315,7 @@ pdb_sng_db_lookup_tag(const PdbSngDb *self, const gchar *tag)
 PdbSngStamps *
 pdb_sng_db_stamp_files_now(const PdbSngDb *self)
 {
-  return pdb_sng_stamps_take(self->path, NULL, NULL);
+  return pdb_sng_stamps_take((const gchar *const *) self->paths, NULL, NULL);
 }
 
 gboolean

@@ -19,11 +19,12 @@
 
 typedef struct _PdbSngDb PdbSngDb;
 
-/* Loads @path with capture prefix @prefix (may be NULL); templates that
+/* Loads @paths (NULL-terminated, at least one; their files form one
+ * database, see pdb_database_list_paths()) with capture prefix @prefix (may be NULL); templates that
  * call functions and action conditions are compiled by syslog-ng with @cfg
  * (host-expr.h). On failure returns NULL and sets @error (its message names
  * file:line:column). */
-PdbSngDb *pdb_sng_db_load(const gchar *path, const gchar *prefix, GlobalConfig *cfg, GError **error);
+PdbSngDb *pdb_sng_db_load(const gchar *const *paths, const gchar *prefix, GlobalConfig *cfg, GError **error);
 /* FALSE when @self holds templates or filters compiled with another
  * configuration than @cfg (then load it again, as syslog-ng's own
  * db-parser() does on every reload). */

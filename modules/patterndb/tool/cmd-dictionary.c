@@ -5,7 +5,9 @@
  * names on the way to the rule, then its <value> names; with -T the tags
  * a rule sets instead (its class tag, then its <tag>s; pdbtool 3.38 prints
  * garbage there, which is not reproduced). Duplicates are kept, as pdbtool
- * does. Without -P every ruleset is listed, the catch-all ruleset first.
+ * does. Without -P every ruleset is listed, the catch-all ruleset first,
+ * and the names of parsers in program patterns are listed where the walk
+ * of the program tree meets them, as pdbtool does.
  */
 #include "tool/commands.h"
 #include "tool/db-open.h"
@@ -80,7 +82,7 @@ pdb_cmd_dictionary(int argc, char **argv)
     list_ruleset(pdb_database_find_ruleset(cmd.db, cmd.program, strlen(cmd.program)), &st);
   else
     {
-      PdbTreeVisitor visitor = { NULL, on_program };
+      PdbTreeVisitor visitor = { on_parser, on_program };
 
       list_ruleset(pdb_database_get_catch_all_ruleset(cmd.db), &st);
       if (pdb_database_get_program_tree(cmd.db))

@@ -7,8 +7,12 @@
  * either one line each or, with --json, one JSON object with a findings
  * array for CI systems.
  *
- * Exit status: 0 no finding, 1 warnings only, 2 at least one error, or a
- * database that does not load, or a bad command line.
+ * Findings of a kind that --ignore names, or that a patterndb-lint marker
+ * in the files allows for their rule, ruleset or file (lint/lint.h), are
+ * left out and counted as silenced.
+ *
+ * Exit status (after silencing): 0 no finding, 1 warnings only, 2 at least
+ * one error, or a database that does not load, or a bad command line.
  */
 #include "tool/commands.h"
 #include "tool/tool-common.h"
@@ -60,7 +64,7 @@ print_text(GPtrArray *findings, GString *out)
 }
 
 static void
-print_json(GPtrArray *findings, guint errors, guint warnings, GString *out)
+print_json(GPtrArray *findings, guint errors, guint warnings, guint silenced, GString *out)
 {
   g_string_append(out, "{\"findings\":[");
   for (guint i = 0; i < findings->len; i++)
@@ -90,8 +94,8 @@ print_json(GPtrArray *findings, guint errors, guint warnings, GString *out)
         }
       g_string_append_c(out, '}');
     }
-  g_string_append_printf(out, "%s],\"errors\":%u,\"warnings\":%u}\n",
-                         findings->len ? "\n" : "", errors, warnings);
+  g_string_append_printf(out, "%s],\"errors\":%u,\"warnings\":%u,\"silenced\":%u}\n",
+                         findings->len ? "\n" : "", errors, warnings, silenced);
 }
 
 /* --log FILE: every syslog line of FILE through the database (lint-log.c). */
@@ -128,6 +132,41 @@ lint_log(const PdbDatabase *db, const gchar *path, GPtrArray *findings)
   return TRUE;
 }
 
+/* Sorts and prints @findings (text or JSON); the exit status they make. */
+static gint
+print_findings(GPtrArray *findings, const PdbDatabase *db, gboolean json, guint silenced)
+{
+  guint errors = 0, warnings = 0;
+  GString *out = g_string_new(NULL);
+  guint n_files = pdb_database_get_files(db)->len;
+
+  pdb_lint_sort(findings);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const PdbLintFinding *f = g_ptr_array_index(findings, i);
+
+      if (f->severity == PDB_LINT_ERROR)
+        errors++;
+      else
+        warnings++;
+    }
+  if (json)
+    print_json(findings, errors, warnings, silenced, out);
+  else
+    {
+      print_text(findings, out);
+      g_string_append_printf(out, "%u error%s, %u warning%s in %u file%s",
+                             errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+                             n_files, n_files == 1 ? "" : "s");
+      if (silenced)
+        g_string_append_printf(out, " (%u silenced)", silenced);
+      g_string_append_c(out, '\n');
+    }
+  fwrite(out->str, 1, out->len, stdout);
+  g_string_free(out, TRUE);
+  return errors ? LINT_EXIT_ERRORS : warnings ? LINT_EXIT_WARNINGS : LINT_EXIT_CLEAN;
+}
+
 int
 pdb_cmd_lint(int argc, char **argv)
 {
@@ -135,20 +174,23 @@ pdb_cmd_lint(int argc, char **argv)
   gboolean json = FALSE;
   gboolean conflicts = FALSE;
   gchar *log_file = NULL;
+  gchar **ignore = NULL;
   GOptionEntry entries[] =
   {
     { "pdb", 'p', 0, G_OPTION_ARG_FILENAME, &pdb_file, "Pattern database: a file, a directory or a glob", "FILE|DIR" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object with a findings array", NULL },
     { "conflicts", 0, 0, G_OPTION_ARG_NONE, &conflicts, "Also warn about every other rule that matches an example whole (the rule conflicts of `patterndb test`)", NULL },
     { "log", 'l', 0, G_OPTION_ARG_FILENAME, &log_file, "Also classify the syslog lines of FILE and warn about rules that matched none (never-matched) or matched lines whole but always lost to another rule (shadowed-in-practice)", "FILE" },
+    { "ignore", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ignore, "Leave out findings of these kinds (comma-separated, may be repeated); in the files: <!-- patterndb-lint: allow KIND -->", "KIND,..." },
     { NULL }
   };
   PdbLoadOptions options = { 0 };
   GPtrArray *findings;
   GError *error = NULL;
   PdbDatabase *db;
-  guint errors = 0, warnings = 0;
-  GString *out;
+  guint silenced;
+  gint rc;
+  PdbLintAllow *allow;
 
   if (!pdb_tool_parse_options(&argc, &argv, "lint",
                               "Find problems in a pattern database: rules that can never win, "
@@ -164,6 +206,18 @@ pdb_cmd_lint(int argc, char **argv)
       g_free(pdb_file);
       return PDB_TOOL_EXIT_USAGE;
     }
+  allow = pdb_lint_allow_new();
+  for (guint i = 0; ignore && ignore[i]; i++)
+    if (!pdb_lint_allow_ignore(allow, ignore[i], &error))
+      {
+        fprintf(stderr, "patterndb lint: %s\n", error->message);
+        g_error_free(error);
+        g_strfreev(ignore);
+        pdb_lint_allow_free(allow);
+        g_free(pdb_file);
+        return PDB_TOOL_EXIT_USAGE;
+      }
+  g_strfreev(ignore);
   if (!pdb_file)
     pdb_file = g_strdup(PDB_TOOL_DEFAULT_PDB);
 
@@ -176,7 +230,9 @@ pdb_cmd_lint(int argc, char **argv)
       fprintf(stderr, "patterndb lint: %s\n", error->message);
       g_error_free(error);
       g_ptr_array_unref(findings);
+      pdb_lint_allow_free(allow);
       g_free(pdb_file);
+      g_free(log_file);
       return LINT_EXIT_ERRORS;
     }
   pdb_lint_database_conflicts(db, conflicts, findings);
@@ -184,37 +240,18 @@ pdb_cmd_lint(int argc, char **argv)
     {
       g_ptr_array_unref(findings);
       pdb_database_unref(db);
+      pdb_lint_allow_free(allow);
       g_free(pdb_file);
       g_free(log_file);
       return PDB_TOOL_EXIT_USAGE;
     }
-  pdb_lint_sort(findings);
-  for (guint i = 0; i < findings->len; i++)
-    {
-      const PdbLintFinding *f = g_ptr_array_index(findings, i);
-
-      if (f->severity == PDB_LINT_ERROR)
-        errors++;
-      else
-        warnings++;
-    }
-
-  out = g_string_new(NULL);
-  if (json)
-    print_json(findings, errors, warnings, out);
-  else
-    {
-      print_text(findings, out);
-      g_string_append_printf(out, "%u error%s, %u warning%s in %u file%s\n",
-                             errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
-                             pdb_database_get_files(db)->len, pdb_database_get_files(db)->len == 1 ? "" : "s");
-    }
-  fwrite(out->str, 1, out->len, stdout);
-  g_string_free(out, TRUE);
-
+  pdb_lint_allow_read_markers(allow, db, findings);
+  silenced = pdb_lint_allow_filter(allow, db, findings);
+  pdb_lint_allow_free(allow);
+  rc = print_findings(findings, db, json, silenced);
   g_ptr_array_unref(findings);
   pdb_database_unref(db);
   g_free(pdb_file);
   g_free(log_file);
-  return errors ? LINT_EXIT_ERRORS : warnings ? LINT_EXIT_WARNINGS : LINT_EXIT_CLEAN;
+  return rc;
 }

@@ -93,7 +93,7 @@ pdb_cmd_patternize(int argc, char **argv)
     { "debug", 0, 0, G_OPTION_ARG_NONE, &debug, "Same as --verbose", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
-  GOptionContext *ctx = g_option_context_new("[FILE...] - create a pattern database from logs");
+  GOptionContext *ctx = pdb_tool_command_context("patternize", "[FILE...]");
   g_option_context_add_main_entries(ctx, entries, NULL);
   GError *error = NULL;
   int rc = 0;
@@ -108,7 +108,10 @@ pdb_cmd_patternize(int argc, char **argv)
   g_option_context_free(ctx);
   if (support < 0.0 || support > 100.0 || samples < 0)
     {
-      fprintf(stderr, "patterndb patternize: --support must be 0..100 and --samples >= 0\n");
+      if (support < 0.0 || support > 100.0)
+        fprintf(stderr, "patterndb patternize: -S/--support: %g is not a percentage (0 to 100)\n", support);
+      else
+        fprintf(stderr, "patterndb patternize: --samples: must be 0 or more, not %d\n", samples);
       g_free(file);
       g_free(delimiters);
       return 2;
@@ -140,7 +143,7 @@ pdb_cmd_patternize(int argc, char **argv)
     {
       GString *out = g_string_new(NULL);
       gchar *date = publication_date();
-      guint n_rules = pdb_patternizer_write(in.patternizer, out, "6", date);
+      guint n_rules = pdb_patternizer_write(in.patternizer, out, PDB_MINING_XML_VERSION, date);
       fwrite(out->str, 1, out->len, stdout);
       if (fflush(stdout) != 0)
         rc = 1;

@@ -131,6 +131,19 @@ register_rules(PdbReport *report, const PdbDatabase *db)
     }
 }
 
+/* What is wrong with the options, naming the option (g_free() it), or NULL. */
+static gchar *
+bad_options(const gchar *pdb, const gchar *format, gint max_clusters)
+{
+  if (!pdb)
+    return g_strdup("missing -p DB (the pattern database)");
+  if (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "html") != 0)
+    return g_strdup_printf("-F/--format: unknown format '%s' (known: text, json, html)", format);
+  if (max_clusters < 0)
+    return g_strdup("--max-clusters: must be 0 (all) or more");
+  return NULL;
+}
+
 int
 pdb_cmd_report(int argc, char **argv)
 {
@@ -149,20 +162,19 @@ pdb_cmd_report(int argc, char **argv)
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
-  GOptionContext *ctx = g_option_context_new("[FILE...] - report what a pattern database makes of a log");
+  GOptionContext *ctx = pdb_tool_command_context("report", "[FILE...]");
   g_option_context_add_main_entries(ctx, entries, NULL);
   GError *error = NULL;
   int rc = 0;
 
   gboolean parsed = g_option_context_parse(ctx, &argc, &argv, &error);
   g_option_context_free(ctx);
-  if (!parsed || !pdb || max_clusters < 0 ||
-      (format && strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "html") != 0))
+  gchar *problem = parsed ? bad_options(pdb, format, max_clusters) : g_strdup(error->message);
+  if (problem)
     {
-      fprintf(stderr, "patterndb report: %s\n",
-              error ? error->message : !pdb ? "missing -p DB" : "--format must be text, json or html; "
-                                                                "--max-clusters must be >= 0");
+      fprintf(stderr, "patterndb report: %s\n", problem);
       g_clear_error(&error);
+      g_free(problem);
       rc = 2;
       goto out;
     }

@@ -397,7 +397,7 @@ pdb_cmd_rsyslog(int argc, char **argv)
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log_path, "append reload results and load warnings to FILE", "FILE" },
     { NULL }
   };
-  GOptionContext *ctx = g_option_context_new("- rsyslog mmexternal plugin");
+  GOptionContext *ctx = pdb_tool_command_context("rsyslog", NULL);
   g_option_context_set_description(ctx, description_text);
   g_option_context_add_main_entries(ctx, entries, NULL);
   gboolean parsed = g_option_context_parse(ctx, &argc, &argv, &error);

@@ -20,4 +20,10 @@ typedef struct _PdbCommand
 /* Defined in main.c: the table of subcommands. */
 extern const PdbCommand pdb_commands[];
 
+/* The --help context of a subcommand that parses its own options: usage
+ * line "patterndb [OPTION…] NAME PARAMETERS", the summary of
+ * pdb_commands[], as every subcommand's --help reads. */
+struct _GOptionContext;
+struct _GOptionContext *pdb_tool_command_context(const char *name, const char *parameters);
+
 #endif

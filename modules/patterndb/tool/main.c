@@ -40,6 +40,47 @@ const PdbCommand pdb_commands[] =
   { NULL, NULL, NULL }
 };
 
+struct _GOptionContext *
+pdb_tool_command_context(const char *name, const char *parameters)
+{
+  gchar *usage = parameters ? g_strdup_printf("%s %s", name, parameters) : g_strdup(name);
+  GOptionContext *ctx = g_option_context_new(usage);
+
+  g_free(usage);
+  g_set_prgname("patterndb");
+  for (const PdbCommand *c = pdb_commands; c->name; c++)
+    if (strcmp(c->name, name) == 0)
+      g_option_context_set_summary(ctx, c->summary);
+  return ctx;
+}
+
+/* The command @typo most likely meant: one edit away (a letter added,
+ * dropped, changed, or two neighbours swapped), or NULL. */
+static const char *
+nearest_command(const char *typo)
+{
+  gsize n = strlen(typo);
+
+  for (const PdbCommand *c = pdb_commands; c->name; c++)
+    {
+      const char *name = c->name;
+      gsize m = strlen(name), i = 0;
+
+      while (i < n && i < m && typo[i] == name[i])
+        i++;
+      if (n == m && i < n
+          && (strcmp(typo + i + 1, name + i + 1) == 0
+              || (i + 1 < n && typo[i] == name[i + 1] && typo[i + 1] == name[i]
+                  && strcmp(typo + i + 2, name + i + 2) == 0)))
+        return name;
+      if (n + 1 == m && strcmp(typo + i, name + i + 1) == 0)
+        return name;
+      if (n == m + 1 && strcmp(typo + i + 1, name + i) == 0)
+        return name;
+    }
+  return NULL;
+}
+
 static void
 print_usage(FILE *out)
 {
@@ -83,6 +124,13 @@ main(int argc, char **argv)
           memmove(&argv[2], &argv[1], (i - 1) * sizeof(char *));
           argv[1] = (char *) c->name;
           return c->run(argc - 1, argv + 1);
+        }
+      const char *near = nearest_command(arg);
+      if (near)
+        {
+          fprintf(stderr, "patterndb: unknown command '%s'; did you mean '%s'?\n"
+                          "Run `patterndb --help` for the list of commands.\n", arg, near);
+          return 2;
         }
       fprintf(stderr, "patterndb: unknown command '%s'\n\n", arg);
       print_usage(stderr);
