@@ -1,0 +1,265 @@
+#!/bin/bash
+# tests/differential/check-public-dbs.sh: an independent differential check
+# of `patterndb` and of our db-parser() module against Debian's pdbtool 3.38
+# and stock syslog-ng 3.38 db-parser(), on pattern databases that we did not
+# write (public ones: the syslog-ng pattern library, configuration-management
+# fixtures...).
+#
+# Not part of `make check`: the databases are not ours to ship, so they are
+# fetched by hand into a directory outside the tree and this script is run
+# on that directory:
+#
+#   tests/differential/check-public-dbs.sh DIR [OUTDIR]
+#
+#   DIR      searched recursively for *.xml and *.pdb
+#   OUTDIR   where the per-case outputs and diffs go (default: a temp dir,
+#            printed at the end, kept)
+#
+# Environment: PATTERNDB (default build-werror/patterndb next to this tree),
+# PDBTOOL (/usr/bin/pdbtool), SYSLOG_NG_BIN (/usr/sbin/syslog-ng),
+# OUR_MODULE_DIR (the directory holding our libpatterndb.so, default
+# build-werror/.libs), SYSTEM_MODULE_DIR (syslog-ng's own modules),
+# NO_DAEMON=1 skips the daemon part.
+#
+# For every database:
+#   load    `match -p F -P x -M x`: both tools load it or both refuse it
+#           (pdbtool exits 0 either way: loaded means it printed a record)
+#   test    `test F`: standard output and exit status identical
+#   match   each example message, and four mutations of it (drop the middle
+#           token, change the first number, append text, swap the first two
+#           words), with -P program -M message: the NAME=value output and
+#           the exit status identical (the PID of pdbtool's own error
+#           records masked)
+#   daemon  the same messages, sent as RFC 3164 lines to one daemon with
+#           syslog-ng's own db-parser() (its libdbparser.so alone in the
+#           module path) and to one with `@module patterndb`: whether it
+#           starts, and per message the class, rule id, name-value pairs
+#           (as JSON) and the set of tags must be identical
+# The last lines print the counts and agreement percentages; the exit
+# status is 0 when everything agreed, 1 otherwise.
+set -u
+
+usage() { echo "usage: $0 DIR [OUTDIR]" >&2; exit 2; }
+[ $# -ge 1 ] && [ -d "$1" ] || usage
+DBDIR=$(cd "$1" && pwd)
+OUT=${2:-$(mktemp -d /tmp/check-public-dbs.XXXXXX)}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+: "${PATTERNDB:=$top/build-werror/patterndb}"
+: "${PDBTOOL:=/usr/bin/pdbtool}"
+: "${SYSLOG_NG_BIN:=/usr/sbin/syslog-ng}"
+: "${OUR_MODULE_DIR:=$(dirname "$PATTERNDB")/.libs}"
+: "${SYSTEM_MODULE_DIR:=$(pkg-config --variable=moduledir syslog-ng 2>/dev/null || echo /usr/lib/syslog-ng/3.38)}"
+[ -n "$SYSTEM_MODULE_DIR" ] || SYSTEM_MODULE_DIR=/usr/lib/syslog-ng/3.38
+for tool in "$PATTERNDB" "$PDBTOOL"; do
+  [ -x "$tool" ] || { echo "$0: not executable: $tool" >&2; exit 2; }
+done
+
+n_files=0; load_agree=0
+n_test=0; test_agree=0
+n_ex=0; ex_agree=0; n_mut=0; mut_agree=0
+n_dfiles=0; dstart_agree=0; n_dmsg=0; dmsg_agree=0
+DAEMON_PIDS=""
+trap 'for p in $DAEMON_PIDS; do kill "$p" 2>/dev/null; done' EXIT
+
+mask_pid() { sed -e '/^PROGRAM=syslog-ng$/{n;s/^PID=[0-9]*$/PID=<pid>/}'; }
+
+# cases FILE: one "kind<TAB>program<TAB>message" line per example and per
+# mutation of it (kind: example, drop, number, append, swap).
+cases() {
+  python3 - "$1" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except ET.ParseError:
+    sys.exit(0)
+seen = set()
+def emit(kind, prog, msg):
+    if "\n" in msg or "\t" in msg or (prog, msg) in seen:
+        return
+    seen.add((prog, msg))
+    print(f"{kind}\t{prog}\t{msg}")
+for tm in root.iter("test_message"):
+    msg = tm.text or ""
+    prog = tm.get("program", "")
+    emit("example", prog, msg)
+    words = msg.split(" ")
+    if len(words) > 1:
+        emit("drop", prog, " ".join(words[:len(words) // 2] + words[len(words) // 2 + 1:]))
+    m = re.search(r"\d+", msg)
+    if m:
+        emit("number", prog, msg[:m.start()] + str(int(m.group()) + 17) + msg[m.end():])
+    emit("append", prog, msg + " and more")
+    if len(words) > 1:
+        emit("swap", prog, " ".join([words[1], words[0]] + words[2:]))
+PY
+}
+
+# check_file F: load, test and match; appends the cases to $OUT/<id>/cases.
+check_file() {
+  local f=$1 id=$2 dir=$OUT/$2 rp ro
+  mkdir -p "$dir"
+  n_files=$((n_files + 1))
+  "$PDBTOOL" match -p "$f" -P x -M x >"$dir/load.ref" 2>&1; rp=$?
+  "$PATTERNDB" match -p "$f" -P x -M x >"$dir/load.ours" 2>&1; ro=$?
+  # pdbtool exits 0 on a database it cannot load: loaded means it matched
+  rp=$(grep -c '^MESSAGE=' "$dir/load.ref"); ro=$(grep -c '^MESSAGE=' "$dir/load.ours")
+  if [ "$rp" = "$ro" ]; then
+    load_agree=$((load_agree + 1)); echo "  load: agree (loaded: $rp)"
+  else
+    echo "  load: DIFFER (loaded: pdbtool $rp, ours $ro)"; echo "load $f" >>"$OUT/divergences"
+  fi
+  n_test=$((n_test + 1))
+  "$PDBTOOL" test "$f" >"$dir/test.ref" 2>"$dir/test.ref.err"; rp=$?
+  "$PATTERNDB" test "$f" >"$dir/test.ours" 2>"$dir/test.ours.err"; ro=$?
+  if [ "$rp" = "$ro" ] && cmp -s "$dir/test.ref" "$dir/test.ours"; then
+    test_agree=$((test_agree + 1)); echo "  test: agree (exit $rp)"
+  else
+    echo "  test: DIFFER (pdbtool $rp, ours $ro)"; echo "test $f" >>"$OUT/divergences"
+    diff "$dir/test.ref" "$dir/test.ours" >"$dir/test.diff"
+  fi
+  cases "$f" >"$dir/cases"
+  local kind prog msg i=0 same
+  while IFS=$'\t' read -r kind prog msg; do
+    i=$((i + 1))
+    "$PDBTOOL" match -p "$f" -P "$prog" -M "$msg" 2>/dev/null | mask_pid >"$dir/m$i.ref"
+    rp=${PIPESTATUS[0]}
+    "$PATTERNDB" match -p "$f" -P "$prog" -M "$msg" 2>/dev/null | mask_pid >"$dir/m$i.ours"
+    ro=${PIPESTATUS[0]}
+    same=0
+    [ "$rp" = "$ro" ] && cmp -s "$dir/m$i.ref" "$dir/m$i.ours" && same=1
+    if [ "$kind" = example ]; then
+      n_ex=$((n_ex + 1)); ex_agree=$((ex_agree + same))
+    else
+      n_mut=$((n_mut + 1)); mut_agree=$((mut_agree + same))
+    fi
+    if [ $same = 0 ]; then
+      printf 'match %s m%d %s [%s] %s\n' "$f" "$i" "$kind" "$prog" "$msg" >>"$OUT/divergences"
+      diff "$dir/m$i.ref" "$dir/m$i.ours" >"$dir/m$i.diff"
+    fi
+  done <"$dir/cases"
+}
+
+OUT_TEMPLATE='class=${.classifier.class} id=${.classifier.rule_id} | $(format-json --scope nv-pairs --scope dot-nv-pairs --exclude MESSAGE --exclude HOST --exclude PROGRAM --exclude PID --exclude SOURCE --exclude LEGACY_MSGHDR --exclude .unix.* --exclude HOST_FROM) tags=${TAGS}\n'
+
+# run_daemon FLAVOUR F DIR: starts syslog-ng with F in db-parser(), sends the
+# cases, writes DIR/FLAVOUR.out (one line per case) or nothing when the
+# daemon did not start; returns 1 then.
+run_daemon() {
+  local flavour=$1 f=$2 dir=$3/$1 modpath pid n
+  mkdir -p "$dir"
+  if [ "$flavour" = ref ]; then modpath=$SYSTEM_MODULE_DIR; else modpath=$OUR_MODULE_DIR:$SYSTEM_MODULE_DIR; fi
+  {
+    echo '@version: 3.38'
+    [ "$flavour" = ours ] && echo '@module patterndb'
+    cat <<CONF
+options { keep-hostname(yes); stats-freq(0); };
+source s { unix-stream("$dir/sock" flags(expect-hostname)); };
+parser p { db-parser(file("$f")); };
+destination d { file("$dir/out.log" template("$OUT_TEMPLATE")); };
+log { source(s); parser(p); destination(d); };
+CONF
+  } >"$dir/syslog-ng.conf"
+  : >"$dir/stderr.log"
+  "$SYSLOG_NG_BIN" -F -e --no-caps -f "$dir/syslog-ng.conf" --persist-file="$dir/persist" \
+    --pidfile="$dir/pid" --control="$dir/ctl" --module-path="$modpath" \
+    >/dev/null 2>>"$dir/stderr.log" &
+  pid=$!
+  DAEMON_PIDS="$DAEMON_PIDS $pid"
+  for _ in $(seq 100); do
+    grep -q 'syslog-ng starting up' "$dir/stderr.log" && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if ! kill -0 "$pid" 2>/dev/null || ! grep -q 'syslog-ng starting up' "$dir/stderr.log"; then
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    return 1
+  fi
+  python3 - "$dir/sock" "$3/cases" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+for line in open(sys.argv[2], encoding="utf-8", errors="surrogateescape"):
+    kind, prog, msg = line.rstrip("\n").split("\t", 2)
+    s.sendall(f"<13>Dec  3 10:00:00 host {prog}[1]: {msg}\n".encode("utf-8", "surrogateescape"))
+s.close()
+PY
+  n=$(wc -l <"$3/cases")
+  for _ in $(seq 100); do
+    [ -f "$dir/out.log" ] && [ "$(wc -l <"$dir/out.log")" -ge "$n" ] && break
+    sleep 0.1
+  done
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  touch "$dir/out.log"
+  # tags compared as sets (3.38 numbers the class tags at load time)
+  python3 - "$dir/out.log" >"$3/$flavour.out" <<'PY'
+import sys
+for line in open(sys.argv[1], encoding="utf-8", errors="surrogateescape"):
+    head, _, tags = line.rstrip("\n").rpartition(" tags=")
+    print(head + " tags=" + ",".join(sorted(t for t in tags.split(",") if t)))
+PY
+  return 0
+}
+
+check_daemon() {
+  local f=$1 dir=$OUT/$2 rs os n i
+  [ -x "$SYSLOG_NG_BIN" ] && [ -f "$SYSTEM_MODULE_DIR/libdbparser.so" ] || return
+  [ -f "$OUR_MODULE_DIR/libpatterndb.so" ] || return
+  n_dfiles=$((n_dfiles + 1))
+  run_daemon ref "$f" "$dir"; rs=$?
+  run_daemon ours "$f" "$dir"; os=$?
+  if [ "$rs" = "$os" ]; then
+    dstart_agree=$((dstart_agree + 1))
+  else
+    echo "  daemon: start DIFFERS (stock $rs, ours $os)"; echo "daemon-start $f" >>"$OUT/divergences"
+  fi
+  [ "$rs" = 0 ] || return
+  n=$(wc -l <"$dir/cases")
+  n_dmsg=$((n_dmsg + n))
+  [ "$os" = 0 ] || { echo "  daemon: ours did not start, $n messages lost"; return; }
+  local same=0
+  same=$(python3 - "$dir/ref.out" "$dir/ours.out" "$dir/cases" "$f" "$OUT/divergences" <<'PY'
+import sys
+ref = open(sys.argv[1], errors="surrogateescape").read().splitlines()
+ours = open(sys.argv[2], errors="surrogateescape").read().splitlines()
+cases = open(sys.argv[3], errors="surrogateescape").read().splitlines()
+same = 0
+with open(sys.argv[5], "a", errors="surrogateescape") as div:
+    for i, case in enumerate(cases):
+        r = ref[i] if i < len(ref) else "<missing>"
+        o = ours[i] if i < len(ours) else "<missing>"
+        if r == o:
+            same += 1
+        else:
+            div.write(f"daemon {sys.argv[4]} {case}\n  stock: {r}\n  ours:  {o}\n")
+print(same)
+PY
+)
+  dmsg_agree=$((dmsg_agree + same))
+  echo "  daemon: $same of $n messages agree"
+}
+
+pct() { if [ "$2" -gt 0 ]; then awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; else echo "n/a"; fi; }
+
+: >"$OUT/divergences"
+while IFS= read -r f; do
+  id=$(printf '%s' "${f#"$DBDIR"/}" | tr '/' '_')
+  echo "$f"
+  check_file "$f" "$id"
+  [ -n "${NO_DAEMON:-}" ] || check_daemon "$f" "$id"
+done < <(find "$DBDIR" -type f \( -name '*.xml' -o -name '*.pdb' \) | sort)
+
+tool_total=$((n_files + n_test + n_ex + n_mut))
+tool_agree=$((load_agree + test_agree + ex_agree + mut_agree))
+echo
+echo "files: $n_files; load agrees on $load_agree ($(pct $load_agree $n_files))"
+echo "test: $test_agree of $n_test agree ($(pct $test_agree $n_test))"
+echo "match examples: $ex_agree of $n_ex agree ($(pct $ex_agree $n_ex))"
+echo "match mutated: $mut_agree of $n_mut agree ($(pct $mut_agree $n_mut))"
+echo "tool overall: $tool_agree of $tool_total ($(pct $tool_agree $tool_total))"
+echo "daemon: start agrees on $dstart_agree of $n_dfiles files; messages: $dmsg_agree of $n_dmsg agree ($(pct $dmsg_agree $n_dmsg))"
+echo "outputs and diffs: $OUT (divergences listed in $OUT/divergences)"
+[ "$tool_agree" = "$tool_total" ] && [ "$dmsg_agree" = "$n_dmsg" ] && [ "$dstart_agree" = "$n_dfiles" ]
