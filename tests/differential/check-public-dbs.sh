@@ -34,6 +34,9 @@
 #           records masked); a database that does not load exits 2 here
 #           and 0 in pdbtool (documented in README): counted as agreeing
 #           and reported apart
+#   stream  all those messages of a file in order, as RFC 3164 lines, through
+#           one `match -f` run of each tool (correlation carries over from
+#           message to message): the whole output identical
 #   daemon  the same messages, sent as RFC 3164 lines to one daemon with
 #           syslog-ng's own db-parser() (its libdbparser.so alone in the
 #           module path) and to one with `@module patterndb`: whether it
@@ -65,6 +68,7 @@ done
 n_files=0; load_agree=0
 n_test=0; test_agree=0
 n_ex=0; ex_agree=0; n_mut=0; mut_agree=0; n_documented=0
+n_stream=0; stream_agree=0
 n_dfiles=0; dstart_agree=0; n_dmsg=0; dmsg_agree=0
 DAEMON_PIDS=""
 trap 'for p in $DAEMON_PIDS; do kill "$p" 2>/dev/null; done' EXIT
@@ -154,9 +158,37 @@ check_file() {
       diff "$dir/m$i.ref" "$dir/m$i.ours" >"$dir/m$i.diff"
     fi
   done <"$dir/cases"
+  check_stream "$f" "$dir"
 }
 
-OUT_TEMPLATE='class=${.classifier.class} id=${.classifier.rule_id} | $(format-json --scope nv-pairs --scope dot-nv-pairs --exclude MESSAGE --exclude HOST --exclude PROGRAM --exclude PID --exclude SOURCE --exclude LEGACY_MSGHDR --exclude .unix.* --exclude HOST_FROM) tags=${TAGS}\n'
+# check_stream F DIR: all cases of F in order as RFC 3164 lines through one
+# `match -f` run of each tool (correlation: contexts, actions, @N references
+# carry from message to message); the whole output must be identical.
+check_stream() {
+  local f=$1 dir=$2
+  [ -s "$dir/cases" ] || return
+  n_stream=$((n_stream + 1))
+  syslog_lines <"$dir/cases" >"$dir/stream.log"
+  "$PDBTOOL" match -p "$f" -f "$dir/stream.log" 2>/dev/null | mask_pid >"$dir/stream.ref"
+  "$PATTERNDB" match -p "$f" -f "$dir/stream.log" 2>/dev/null | mask_pid >"$dir/stream.ours"
+  if cmp -s "$dir/stream.ref" "$dir/stream.ours"; then
+    stream_agree=$((stream_agree + 1))
+  else
+    echo "  stream: DIFFER"; echo "stream $f" >>"$OUT/divergences"
+    diff "$dir/stream.ref" "$dir/stream.ours" >"$dir/stream.diff"
+  fi
+}
+
+# syslog_lines: "kind<TAB>program<TAB>message" on stdin, RFC 3164 lines out.
+syslog_lines() {
+  python3 -c '
+import sys
+for line in sys.stdin.buffer:
+    kind, prog, msg = line.rstrip(b"\n").split(b"\t", 2)
+    sys.stdout.buffer.write(b"<13>Dec  3 10:00:00 host " + prog + b"[1]: " + msg + b"\n")'
+}
+
+OUT_TEMPLATE='class=${.classifier.class} id=${.classifier.rule_id} msg=${MESSAGE} | $(format-json --scope nv-pairs --scope dot-nv-pairs --exclude MESSAGE --exclude HOST --exclude PROGRAM --exclude PID --exclude SOURCE --exclude LEGACY_MSGHDR --exclude .unix.* --exclude HOST_FROM) tags=${TAGS}\n'
 
 # run_daemon FLAVOUR F DIR: starts syslog-ng with F in db-parser(), sends the
 # cases, writes DIR/FLAVOUR.out (one line per case) or nothing when the
@@ -177,6 +209,7 @@ log { source(s); parser(p); destination(d); };
 CONF
   } >"$dir/syslog-ng.conf"
   : >"$dir/stderr.log"
+  rm -f "$dir/out.log" "$dir/persist"
   "$SYSLOG_NG_BIN" -F -e --no-caps -f "$dir/syslog-ng.conf" --persist-file="$dir/persist" \
     --pidfile="$dir/pid" --control="$dir/ctl" --module-path="$modpath" \
     >/dev/null 2>>"$dir/stderr.log" &
@@ -191,20 +224,18 @@ CONF
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
     return 1
   fi
-  python3 - "$dir/sock" "$3/cases" <<'PY'
+  syslog_lines <"$3/cases" | python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
-for line in open(sys.argv[2], encoding="utf-8", errors="surrogateescape"):
-    kind, prog, msg = line.rstrip("\n").split("\t", 2)
-    s.sendall(f"<13>Dec  3 10:00:00 host {prog}[1]: {msg}\n".encode("utf-8", "surrogateescape"))
-s.close()
-PY
+s.sendall(sys.stdin.buffer.read())
+s.close()' "$dir/sock"
   n=$(wc -l <"$3/cases")
   for _ in $(seq 100); do
     [ -f "$dir/out.log" ] && [ "$(wc -l <"$dir/out.log")" -ge "$n" ] && break
     sleep 0.1
   done
+  sleep 0.3 # messages that actions emit come after the last case
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
   touch "$dir/out.log"
   # tags compared as sets (3.38 numbers the class tags at load time)
@@ -241,18 +272,23 @@ ours = open(sys.argv[2], errors="surrogateescape").read().splitlines()
 cases = open(sys.argv[3], errors="surrogateescape").read().splitlines()
 same = 0
 with open(sys.argv[5], "a", errors="surrogateescape") as div:
-    for i, case in enumerate(cases):
+    # one line per case, plus the messages that actions emitted
+    for i in range(max(len(cases), len(ref), len(ours))):
+        case = cases[i] if i < len(cases) else "(emitted by an action)"
         r = ref[i] if i < len(ref) else "<missing>"
         o = ours[i] if i < len(ours) else "<missing>"
         if r == o:
             same += 1
         else:
             div.write(f"daemon {sys.argv[4]} {case}\n  stock: {r}\n  ours:  {o}\n")
-print(same)
+print(same, max(len(cases), len(ref), len(ours)))
 PY
 )
+  set -- $same
+  same=$1
+  n_dmsg=$((n_dmsg + $2 - n))
   dmsg_agree=$((dmsg_agree + same))
-  echo "  daemon: $same of $n messages agree"
+  echo "  daemon: $same of $2 messages agree ($n sent)"
 }
 
 pct() { if [ "$2" -gt 0 ]; then awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; else echo "n/a"; fi; }
@@ -263,15 +299,16 @@ while IFS= read -r f; do
   echo "$f"
   check_file "$f" "$id"
   [ -n "${NO_DAEMON:-}" ] || check_daemon "$f" "$id"
-done < <(find "$DBDIR" -type f \( -name '*.xml' -o -name '*.pdb' \) | sort)
+done < <(find -L "$DBDIR" -type f \( -name '*.xml' -o -name '*.pdb' \) | sort)
 
-tool_total=$((n_files + n_test + n_ex + n_mut))
-tool_agree=$((load_agree + test_agree + ex_agree + mut_agree))
+tool_total=$((n_files + n_test + n_ex + n_mut + n_stream))
+tool_agree=$((load_agree + test_agree + ex_agree + mut_agree + stream_agree))
 echo
 echo "files: $n_files; load agrees on $load_agree ($(pct $load_agree $n_files))"
 echo "test: $test_agree of $n_test agree ($(pct $test_agree $n_test))"
 echo "match examples: $ex_agree of $n_ex agree ($(pct $ex_agree $n_ex))"
 echo "match mutated: $mut_agree of $n_mut agree ($(pct $mut_agree $n_mut))"
+echo "match -f stream (all cases of a file in order): $stream_agree of $n_stream files agree ($(pct $stream_agree $n_stream))"
 echo "tool overall: $tool_agree of $tool_total ($(pct $tool_agree $tool_total)); of the agreeing matches, $n_documented differ only by the documented exit status 2 of a database that does not load"
 echo "daemon: start agrees on $dstart_agree of $n_dfiles files; messages: $dmsg_agree of $n_dmsg agree ($(pct $dmsg_agree $n_dmsg))"
 echo "outputs and diffs: $OUT (divergences listed in $OUT/divergences)"
