@@ -27,9 +27,10 @@
 #   load    `match -p F -P x -M x`: both tools load it or both refuse it
 #           (pdbtool exits 0 either way: loaded means it printed a record)
 #   test    `test F`: standard output and exit status identical
-#   match   each example message, and four mutations of it (drop the middle
+#   match   each example message, and mutations of it (drop the middle
 #           token, change the first number, append text, swap the first two
-#           words), with -P program -M message: the NAME=value output and
+#           words, cut it in half, break its first IPv4 address, a leading
+#           space, the first word's case swapped, the middle word twice), with -P program -M message: the NAME=value output and
 #           the exit status identical (the PID of pdbtool's own error
 #           records masked); a database that does not load exits 2 here
 #           and 0 in pdbtool (documented in README): counted as agreeing
@@ -107,6 +108,15 @@ for prog, msg in examples:
     emit("append", prog, msg + " and more")
     if len(words) > 1:
         emit("swap", prog, " ".join([words[1], words[0]] + words[2:]))
+    emit("truncate", prog, msg[:len(msg) // 2])
+    m = re.search(r"\b\d{1,3}(\.\d{1,3}){3}\b", msg)
+    if m:
+        emit("ip", prog, msg[:m.start()] + "256.1.1" + msg[m.end():])
+    emit("lead", prog, " " + msg)
+    emit("case", prog, words[0].swapcase() + msg[len(words[0]):])
+    if len(words) > 2:
+        k = len(words) // 2
+        emit("dup", prog, " ".join(words[:k + 1] + words[k:]))
 PY
 }
 
