@@ -30,19 +30,23 @@
 #   match   each example message, and mutations of it (drop the middle
 #           token, change the first number, append text, swap the first two
 #           words, cut it in half, break its first IPv4 address, a leading
-#           space, the first word's case swapped, the middle word twice), with -P program -M message: the NAME=value output and
-#           the exit status identical (the PID of pdbtool's own error
-#           records masked); a database that does not load exits 2 here
-#           and 0 in pdbtool (documented in README): counted as agreeing
-#           and reported apart
-#   stream  all those messages of a file in order, as RFC 3164 lines, through
-#           one `match -f` run of each tool (correlation carries over from
-#           message to message): the whole output identical
+#           space, the first word's case swapped, the middle word twice),
+#           with -P program -M message: the NAME=value output and the exit
+#           status identical (the PID of pdbtool's own error records
+#           masked); a database that does not load exits 2 here and 0 in
+#           pdbtool (documented in README): counted as agreeing, reported
+#           apart
+#   stream  all those messages of a file in order, as RFC 3164 lines,
+#           through one `match -f` run of each tool (correlation carries
+#           over from message to message): the whole output identical
 #   daemon  the same messages, sent as RFC 3164 lines to one daemon with
 #           syslog-ng's own db-parser() (its libdbparser.so alone in the
 #           module path) and to one with `@module patterndb`: whether it
-#           starts, and per message the class, rule id, name-value pairs
-#           (as JSON) and the set of tags must be identical
+#           starts, and per message (and per message an action emitted)
+#           the class, rule id, MESSAGE, name-value pairs (as JSON) and the
+#           set of tags must be identical; a database that pdbtool cannot
+#           load either starts stock syslog-ng (classifying nothing) but
+#           not ours: documented in README, reported apart
 # The last lines print the counts and agreement percentages; the exit
 # status is 0 when everything agreed, 1 otherwise.
 set -u
@@ -70,7 +74,7 @@ n_files=0; load_agree=0
 n_test=0; test_agree=0
 n_ex=0; ex_agree=0; n_mut=0; mut_agree=0; n_documented=0
 n_stream=0; stream_agree=0
-n_dfiles=0; dstart_agree=0; n_dmsg=0; dmsg_agree=0
+n_dfiles=0; dstart_agree=0; dstart_documented=0; n_dmsg=0; dmsg_agree=0
 DAEMON_PIDS=""
 trap 'for p in $DAEMON_PIDS; do kill "$p" 2>/dev/null; done' EXIT
 
@@ -129,6 +133,7 @@ check_file() {
   "$PATTERNDB" match -p "$f" -P x -M x >"$dir/load.ours" 2>&1; ro=$?
   # pdbtool exits 0 on a database it cannot load: loaded means it matched
   rp=$(grep -c '^MESSAGE=' "$dir/load.ref"); ro=$(grep -c '^MESSAGE=' "$dir/load.ours")
+  LOADED_REF=$rp
   if [ "$rp" = "$ro" ]; then
     load_agree=$((load_agree + 1)); echo "  load: agree (loaded: $rp)"
   else
@@ -267,6 +272,12 @@ check_daemon() {
   run_daemon ours "$f" "$dir"; os=$?
   if [ "$rs" = "$os" ]; then
     dstart_agree=$((dstart_agree + 1))
+  elif [ "$rs" = 0 ] && [ "${LOADED_REF:-1}" = 0 ]; then
+    # documented (README): a database that 3.38 cannot load either is a
+    # startup error here; stock db-parser() starts and classifies nothing
+    dstart_documented=$((dstart_documented + 1))
+    echo "  daemon: documented difference: 3.38 cannot load it either; stock starts, ours refuses"
+    return
   else
     echo "  daemon: start DIFFERS (stock $rs, ours $os)"; echo "daemon-start $f" >>"$OUT/divergences"
   fi
@@ -320,6 +331,6 @@ echo "match examples: $ex_agree of $n_ex agree ($(pct $ex_agree $n_ex))"
 echo "match mutated: $mut_agree of $n_mut agree ($(pct $mut_agree $n_mut))"
 echo "match -f stream (all cases of a file in order): $stream_agree of $n_stream files agree ($(pct $stream_agree $n_stream))"
 echo "tool overall: $tool_agree of $tool_total ($(pct $tool_agree $tool_total)); of the agreeing matches, $n_documented differ only by the documented exit status 2 of a database that does not load"
-echo "daemon: start agrees on $dstart_agree of $n_dfiles files; messages: $dmsg_agree of $n_dmsg agree ($(pct $dmsg_agree $n_dmsg))"
+echo "daemon: start agrees on $dstart_agree of $n_dfiles files ($dstart_documented more: the documented startup error on a database 3.38 cannot load either); messages: $dmsg_agree of $n_dmsg agree ($(pct $dmsg_agree $n_dmsg))"
 echo "outputs and diffs: $OUT (divergences listed in $OUT/divergences)"
-[ "$tool_agree" = "$tool_total" ] && [ "$dmsg_agree" = "$n_dmsg" ] && [ "$dstart_agree" = "$n_dfiles" ]
+[ "$tool_agree" = "$tool_total" ] && [ "$dmsg_agree" = "$n_dmsg" ] && [ $((dstart_agree + dstart_documented)) = "$n_dfiles" ]
