@@ -91,7 +91,9 @@ except ET.ParseError:
     sys.exit(0)
 seen = set()
 def emit(kind, prog, msg):
-    if "\n" in msg or "\t" in msg or (prog, msg) in seen:
+    # an example may repeat (correlation counts it twice); a mutation that
+    # equals another case is left out
+    if "\n" in msg or "\t" in msg or (kind != "example" and (prog, msg) in seen):
         return
     seen.add((prog, msg))
     print(f"{kind}\t{prog}\t{msg}")
