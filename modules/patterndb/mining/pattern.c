@@ -66,9 +66,13 @@ add_literal(Builder *b, const gchar *text, gsize len)
 }
 
 /* A column that must be literal (text between tokens): the most common
- * text wins, members with another text are marked as not matching. */
+ * text wins, members with another text are marked as not matching, except
+ * that when the next token is variable (@next_is_field), extra whitespace
+ * after the common text moves into that token's value (@carry[k]: its
+ * length): "user  0101 from" next to "user root from" is one event whose
+ * value starts with a space. */
 static void
-add_fixed_column(Builder *b, const PdbMiningValue *spans)
+add_fixed_column(Builder *b, const PdbMiningValue *spans, gboolean next_is_field, guint32 *carry)
 {
   /* count each distinct text once (a hash of the slices, not a pairwise scan) */
   GHashTable *counts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -88,9 +92,17 @@ add_fixed_column(Builder *b, const PdbMiningValue *spans)
 
   const gchar *text = member_message(b, best) + spans[best].offset;
   for (guint k = 0; k < b->n; k++)
-    if (spans[k].length != spans[best].length ||
-        memcmp(member_message(b, k) + spans[k].offset, text, spans[best].length) != 0)
-      b->ok[k] = FALSE;
+    {
+      const gchar *mine = member_message(b, k) + spans[k].offset;
+      carry[k] = 0;
+      if (spans[k].length == spans[best].length && memcmp(mine, text, spans[best].length) == 0)
+        continue;
+      if (next_is_field && spans[k].length > spans[best].length &&
+          memcmp(mine, text, spans[best].length) == 0)
+        carry[k] = spans[k].length - spans[best].length;
+      else
+        b->ok[k] = FALSE;
+    }
   add_literal(b, text, spans[best].length);
 }
 
@@ -164,6 +176,7 @@ align_members(Builder *b)
 {
   guint n_slots = b->cluster->n_slots;
   PdbMiningValue *spans = g_new(PdbMiningValue, b->n);
+  guint32 *carry = g_new0(guint32, b->n);
 
   for (guint col = 0; col <= 2 * n_slots; col++)
     {
@@ -174,7 +187,7 @@ align_members(Builder *b)
           guint32 start, end;
           if (col % 2 == 1)
             {
-              start = t->tokens[col / 2].start;
+              start = t->tokens[col / 2].start - carry[k];
               end = t->tokens[col / 2].end;
             }
           else
@@ -189,8 +202,11 @@ align_members(Builder *b)
       if (col % 2 == 1)
         add_slot_column(b, spans);
       else
-        add_fixed_column(b, spans);
+        add_fixed_column(b, spans,
+                         col / 2 < n_slots && pdb_mining_key_has_wildcard(b->cluster->template_keys[col / 2]),
+                         carry);
     }
+  g_free(carry);
   g_free(spans);
 }
 
@@ -285,6 +301,15 @@ all_values(Builder *b, const Elem *e, ValuePredicate pred)
       seen++;
     }
   return seen > 0;
+}
+
+static gboolean
+any_value_empty(Builder *b, const Elem *e)
+{
+  for (guint k = 0; k < b->n; k++)
+    if (b->ok[k] && e->spans[k].length == 0)
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -446,7 +471,10 @@ choose_parser(Builder *b, guint i)
       reject_empty_values(b, e);
       return;
     }
-  if (all_values(b, e, value_is_number) && !g_ascii_isdigit(next))
+  /* a typed parser needs a value: with an empty one among them, ESTRING */
+  if (any_value_empty(b, e) && after && after->len)
+    ;
+  else if (all_values(b, e, value_is_number) && !g_ascii_isdigit(next))
     e->field.parser = g_strdup("NUMBER");
   else if (all_values(b, e, value_is_ipv4) && !g_ascii_isdigit(next) && next != '.')
     e->field.parser = g_strdup("IPv4");
