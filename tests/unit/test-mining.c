@@ -31,7 +31,10 @@ Test(mining_tokenize, mask_word_table)
     { "0x1f", "<*>" },
     { "10.0.0.1", "<*>" },
     { "\"RILJ_ACK_WL\",", "\"RILJ_ACK_WL\"," },
-    { "()", "()" },
+    { "()", "(<*>)" },          /* empty brackets: an empty value */
+    { "[],", "[<*>]," },
+    { "\"\"", "\"<*>\"" },
+    { "f()", "f()" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
     {
@@ -48,7 +51,7 @@ Test(mining_tokenize, tokenize_table)
   static const TokenRow rows[] =
   {
     { "check pass; user unknown", "check|pass;|user|unknown", "unknown" },
-    { "connection from 1.2.3.4 () at Fri Jul  1 07:57:30 2005", "connection|from|<*>|()|at|<*>",
+    { "connection from 1.2.3.4 () at Fri Jul  1 07:57:30 2005", "connection|from|<*>|(<*>)|at|<*>",
       "Fri Jul  1 07:57:30 2005" },
     { "at Jun 17 07:07:00 x", "at|<*>|x", "x" },
     { "name an14 an15 an16 an17", "name|<*>", "an14 an15 an16 an17" },

@@ -29,7 +29,7 @@ struct _PdbMiner
 void
 pdb_mining_options_init(PdbMiningOptions *options)
 {
-  options->similarity = 0.5;
+  options->similarity = 0.6;
   options->prefix_depth = 2;
   options->split_max_values = 3;
 }

@@ -12,7 +12,7 @@
  *   the cluster's template turns positions that differ into "<*>".
  *
  * Improvements: tokens are masked before clustering (tokenize.h: numbers,
- * addresses, ids, key=value values, dates), runs of variable tokens
+ * addresses, ids, key=value values, dates, empty brackets "()"), runs of variable tokens
  * collapse to one (variable-length lists), clusters whose templates differ
  * only where one of them has "<*>" are merged (the tree routes a leading
  * variable apart from a leading word), and when clustering is done,
@@ -34,7 +34,7 @@ G_BEGIN_DECLS
 
 typedef struct _PdbMiningOptions
 {
-  gdouble similarity;       /* join threshold, 0..1 (default 0.5) */
+  gdouble similarity;       /* join threshold, 0..1 (default 0.6, chosen leave-one-system-out) */
   guint prefix_depth;       /* leading tokens used to route in the tree (default 2) */
   guint split_max_values;   /* split a variable position with 2..N word values (default 3; 0 = never) */
 } PdbMiningOptions;

@@ -103,10 +103,32 @@ has_digit(const gchar *s, gsize len)
   return FALSE;
 }
 
+/* "()", "[]", "{}", "<>", "''", "\"\"" (optionally followed by trailing
+ * punctuation): an empty value in its brackets, keyed like "(<*>)". */
+static gboolean
+is_empty_pair(const gchar *word, gsize length)
+{
+  static const gchar *const pairs[] = { "()", "[]", "{}", "<>", "''", "\"\"", NULL };
+  if (length < 2)
+    return FALSE;
+  for (gint i = 0; pairs[i]; i++)
+    if (word[0] == pairs[i][0] && word[1] == pairs[i][1])
+      {
+        for (gsize j = 2; j < length; j++)
+          if (!strchr(trailing_punct, word[j]))
+            return FALSE;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 gchar *
 pdb_mining_mask_word(const gchar *word, gsize length)
 {
   gsize i = 0, j = length;
+
+  if (is_empty_pair(word, length))
+    return g_strdup_printf("%c%s%.*s", word[0], PDB_MINING_WILDCARD, (int) (length - 1), word + 1);
 
   while (i < j && strchr(leading_punct, word[i]) && word[i])
     i++;
