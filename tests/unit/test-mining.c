@@ -57,6 +57,9 @@ Test(mining_tokenize, tokenize_table)
     { "name an14 an15 an16 an17", "name|<*>", "an14 an15 an16 an17" },
     { "  padded\twords  ", "padded|words", "words" },
     { "Jul is a month", "Jul|is|a|month", "month" },
+    /* one variable and nothing else: the text is the key */
+    { "cancelNotification,index:0", "cancelNotification,index:0", "cancelNotification,index:0" },
+    { "12 34", "12 34", "12 34" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
     {
@@ -207,6 +210,12 @@ Test(mining_pattern, parser_choice_table)
       "at @ESTRING:: 2005@ done" },
     { { "node node-129 up", "node node-139 up", "node node-2 up", "node node-3 up", NULL }, FALSE,
       "node node-@NUMBER@ up" },
+    /* an empty value among host names: ESTRING, which accepts it */
+    { { "conn 1.2.3.4 (a.example.com) at x", "conn 1.2.3.5 () at x", "conn 1.2.3.6 (b.example.org) at x", NULL },
+      FALSE, "conn @IPv4@ (@ESTRING::)@ at x" },
+    /* extra whitespace before a variable moves into its value */
+    { { "Invalid user admin from 1.2.3.4", "Invalid user  0101 from 1.2.3.5", "Invalid user bob from 1.2.3.6",
+        NULL }, FALSE, "Invalid user @ESTRING:user: from@ @IPv4@" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
     {

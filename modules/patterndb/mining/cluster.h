@@ -7,7 +7,9 @@
  *        |               (variable-looking tokens go to a "<*>" child)
  *        v
  *   the message joins the most similar cluster of its leaf (share of
- *   positions whose tokens are equal, ties to the more general template)
+ *   positions whose tokens are equal, leaving out positions where both
+ *   the template and the message have a variable; ties to the more
+ *   general template)
  *   if the similarity reaches the threshold, else starts a new cluster;
  *   the cluster's template turns positions that differ into "<*>".
  *
