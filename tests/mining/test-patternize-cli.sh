@@ -6,8 +6,12 @@
 # database, `patterndb match` classifies the same messages with it and each
 # line's .classifier.rule_id is its cluster (unmatched lines: one cluster).
 # GA and FGA against the ground-truth EventId (score-clusters.py).
-# The thresholds are held-out figures: the method's parameters were chosen
-# leave-one-system-out (see modules/patterndb/mining/README.md).
+# Thresholds (issue 22): every sample GA >= 0.85, average GA >= 0.95,
+# average FGA >= 0.90. The clustering's parameters were chosen
+# leave-one-system-out (choose on seven samples, score the eighth), which
+# gave average GA 0.960, lowest 0.877, average FGA 0.940 held out
+# (modules/patterndb/mining/README.md); the figures printed here are the
+# final defaults on all eight.
 . "$top_srcdir/tests/lib.sh"
 
 pdb="$top_builddir/patterndb"
@@ -17,9 +21,9 @@ command -v python3 > /dev/null || skip_all "python3 not found"
 make_tmpdir
 export SOURCE_DATE_EPOCH=1767225600
 
-ga_min=${GA_MIN:-0.85}
-ga_avg_min=${GA_AVG_MIN:-0.95}
-fga_avg_min=${FGA_AVG_MIN:-0.90}
+ga_min=0.85
+ga_avg_min=0.95
+fga_avg_min=0.90
 
 sum_ga=0; sum_fga=0; n=0; min_ga=1
 for csv in "$top_srcdir"/tests/data/loghub/*/*_structured.csv; do
