@@ -216,6 +216,10 @@ Test(mining_pattern, parser_choice_table)
     /* extra whitespace before a variable moves into its value */
     { { "Invalid user admin from 1.2.3.4", "Invalid user  0101 from 1.2.3.5", "Invalid user bob from 1.2.3.6",
         NULL }, FALSE, "Invalid user @ESTRING:user: from@ @IPv4@" },
+    /* a message seen once: its masked variables are the fields */
+    { { "On node 0 totalpages: 32430", NULL }, FALSE, "On node @NUMBER:node@ totalpages: @NUMBER@" },
+    { { "Initializing CPU#0", NULL }, FALSE, "Initializing @STRING::#@" },
+    { { "cancelNotification,index:0", NULL }, FALSE, "cancelNotification,index:0" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
     {
