@@ -212,7 +212,6 @@ align_members(Builder *b)
       for (guint k = 0; k < b->n; k++)
         {
           const PdbMiningTokens *t = member_tokens(b, k);
-          guint32 msg_len = strlen(member_message(b, k));
           guint32 start, end;
           if (col % 2 == 1)
             {
@@ -223,7 +222,7 @@ align_members(Builder *b)
             {
               guint i = col / 2;
               start = i == 0 ? 0 : t->tokens[i - 1].end;
-              end = i == n_slots ? msg_len : t->tokens[i].start;
+              end = i == n_slots ? (guint32) strlen(member_message(b, k)) : t->tokens[i].start;
             }
           spans[k].offset = start;
           spans[k].length = end - start;
