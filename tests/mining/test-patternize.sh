@@ -92,12 +92,16 @@ check "-n: pdbtool test passes" pdbtool_passes "$TEST_TMPDIR/n.xml"
 check "stdin gives the same file (stable ids)" cmp -s "$ossh" "$TEST_TMPDIR/stdin.xml"
 n_all=$(grep -c '<rule ' "$ossh")
 n_default=$("$pdb" patternize -f "$data/openssh.syslog" | grep -c '<rule ')
-n_outliers=$("$pdb" patternize -o -f "$data/openssh.syslog" | grep -c '<rule ')
-check "-S 4 (default) keeps fewer rules ($n_default < $n_all)" test "$n_default" -lt "$n_all"
-check "-o mines the outliers too ($n_outliers > $n_default)" test "$n_outliers" -gt "$n_default"
+n_s4=$("$pdb" patternize -S 4 -f "$data/openssh.syslog" | grep -c '<rule ')
+n_outliers=$("$pdb" patternize -S 4 -o -f "$data/openssh.syslog" | grep -c '<rule ')
+check_eq "no -S: a rule for every cluster, as -S 0" "$n_all" "$n_default"
+check "-S 4 (pdbtool's default) keeps fewer rules ($n_s4 < $n_all)" test "$n_s4" -lt "$n_all"
+check "-o mines the outliers too ($n_outliers > $n_s4)" test "$n_outliers" -gt "$n_s4"
 
 "$pdb" patternize --support=abc -f "$raw" > /dev/null 2>&1
 check_eq "bad option: exit 2" 2 $?
+"$pdb" patternize --support=-1 -f "$raw" > /dev/null 2>&1
+check_eq "negative support: exit 2" 2 $?
 "$pdb" patternize -f "$TEST_TMPDIR/missing.log" > /dev/null 2>&1
 check_eq "missing file: exit 1" 1 $?
 

@@ -31,7 +31,10 @@ Test(mining_tokenize, mask_word_table)
     { "0x1f", "<*>" },
     { "10.0.0.1", "<*>" },
     { "\"RILJ_ACK_WL\",", "\"RILJ_ACK_WL\"," },
-    { "()", "()" },
+    { "()", "(<*>)" },          /* empty brackets: an empty value */
+    { "[],", "[<*>]," },
+    { "\"\"", "\"<*>\"" },
+    { "f()", "f()" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
     {
@@ -48,12 +51,15 @@ Test(mining_tokenize, tokenize_table)
   static const TokenRow rows[] =
   {
     { "check pass; user unknown", "check|pass;|user|unknown", "unknown" },
-    { "connection from 1.2.3.4 () at Fri Jul  1 07:57:30 2005", "connection|from|<*>|()|at|<*>",
+    { "connection from 1.2.3.4 () at Fri Jul  1 07:57:30 2005", "connection|from|<*>|(<*>)|at|<*>",
       "Fri Jul  1 07:57:30 2005" },
     { "at Jun 17 07:07:00 x", "at|<*>|x", "x" },
     { "name an14 an15 an16 an17", "name|<*>", "an14 an15 an16 an17" },
     { "  padded\twords  ", "padded|words", "words" },
     { "Jul is a month", "Jul|is|a|month", "month" },
+    /* one variable and nothing else: the text is the key */
+    { "cancelNotification,index:0", "cancelNotification,index:0", "cancelNotification,index:0" },
+    { "12 34", "12 34", "12 34" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
     {
@@ -204,6 +210,16 @@ Test(mining_pattern, parser_choice_table)
       "at @ESTRING:: 2005@ done" },
     { { "node node-129 up", "node node-139 up", "node node-2 up", "node node-3 up", NULL }, FALSE,
       "node node-@NUMBER@ up" },
+    /* an empty value among host names: ESTRING, which accepts it */
+    { { "conn 1.2.3.4 (a.example.com) at x", "conn 1.2.3.5 () at x", "conn 1.2.3.6 (b.example.org) at x", NULL },
+      FALSE, "conn @IPv4@ (@ESTRING::)@ at x" },
+    /* extra whitespace before a variable moves into its value */
+    { { "Invalid user admin from 1.2.3.4", "Invalid user  0101 from 1.2.3.5", "Invalid user bob from 1.2.3.6",
+        NULL }, FALSE, "Invalid user @ESTRING:user: from@ @IPv4@" },
+    /* a message seen once: its masked variables are the fields */
+    { { "On node 0 totalpages: 32430", NULL }, FALSE, "On node @NUMBER:node@ totalpages: @NUMBER@" },
+    { { "Initializing CPU#0", NULL }, FALSE, "Initializing @STRING::#@" },
+    { { "cancelNotification,index:0", NULL }, FALSE, "cancelNotification,index:0" },
   };
   for (size_t i = 0; i < G_N_ELEMENTS(rows); i++)
     {

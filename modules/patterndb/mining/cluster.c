@@ -29,7 +29,7 @@ struct _PdbMiner
 void
 pdb_mining_options_init(PdbMiningOptions *options)
 {
-  options->similarity = 0.5;
+  options->similarity = 0.6;
   options->prefix_depth = 2;
   options->split_max_values = 3;
 }
@@ -146,21 +146,30 @@ find_leaf(PdbMiner *m, const PdbMiningTokens *t)
   return node;
 }
 
-/* Share of positions where the template has the token's key (wildcard
- * positions do not count as equal); @n_wild: wildcard positions. */
+/* Share of the informative positions where the template has the token's
+ * key: a position where the template is a wildcard and the token a masked
+ * variable says nothing either way and is left out, so a message whose
+ * keys equal the template everywhere has similarity 1 however many
+ * variables it has; a template wildcard against a word counts as unequal.
+ * @n_wild: wildcard positions of the template. */
 static gdouble
 similarity(const PdbMiningCluster *c, const PdbMiningTokens *t, guint *n_wild)
 {
-  guint same = 0, wild = 0;
+  guint same = 0, wild = 0, both_variable = 0;
   for (guint i = 0; i < c->n_slots; i++)
     {
       if (pdb_mining_key_is_wildcard(c->template_keys[i]))
-        wild++;
+        {
+          wild++;
+          if (pdb_mining_key_is_wildcard(t->tokens[i].key))
+            both_variable++;
+        }
       else if (strcmp(c->template_keys[i], t->tokens[i].key) == 0)
         same++;
     }
   *n_wild = wild;
-  return c->n_slots ? (gdouble) same / c->n_slots : 1.0;
+  guint informative = c->n_slots - both_variable;
+  return informative ? (gdouble) same / informative : 1.0;
 }
 
 guint

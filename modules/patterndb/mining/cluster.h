@@ -7,12 +7,14 @@
  *        |               (variable-looking tokens go to a "<*>" child)
  *        v
  *   the message joins the most similar cluster of its leaf (share of
- *   positions whose tokens are equal, ties to the more general template)
+ *   positions whose tokens are equal, leaving out positions where both
+ *   the template and the message have a variable; ties to the more
+ *   general template)
  *   if the similarity reaches the threshold, else starts a new cluster;
  *   the cluster's template turns positions that differ into "<*>".
  *
  * Improvements: tokens are masked before clustering (tokenize.h: numbers,
- * addresses, ids, key=value values, dates), runs of variable tokens
+ * addresses, ids, key=value values, dates, empty brackets "()"), runs of variable tokens
  * collapse to one (variable-length lists), clusters whose templates differ
  * only where one of them has "<*>" are merged (the tree routes a leading
  * variable apart from a leading word), and when clustering is done,
@@ -34,7 +36,7 @@ G_BEGIN_DECLS
 
 typedef struct _PdbMiningOptions
 {
-  gdouble similarity;       /* join threshold, 0..1 (default 0.5) */
+  gdouble similarity;       /* join threshold, 0..1 (default 0.6, chosen leave-one-system-out) */
   guint prefix_depth;       /* leading tokens used to route in the tree (default 2) */
   guint split_max_values;   /* split a variable position with 2..N word values (default 3; 0 = never) */
 } PdbMiningOptions;

@@ -12,8 +12,8 @@
  */
 #define _GNU_SOURCE 1   /* memmem */
 #include "mining/pattern.h"
+#include "mining/pattern-values.h"
 
-#include <arpa/inet.h>
 #include <string.h>
 
 typedef struct
@@ -66,9 +66,13 @@ add_literal(Builder *b, const gchar *text, gsize len)
 }
 
 /* A column that must be literal (text between tokens): the most common
- * text wins, members with another text are marked as not matching. */
+ * text wins, members with another text are marked as not matching, except
+ * that when the next token is variable (@next_is_field), extra whitespace
+ * after the common text moves into that token's value (@carry[k]: its
+ * length): "user  0101 from" next to "user root from" is one event whose
+ * value starts with a space. */
 static void
-add_fixed_column(Builder *b, const PdbMiningValue *spans)
+add_fixed_column(Builder *b, const PdbMiningValue *spans, gboolean next_is_field, guint32 *carry)
 {
   /* count each distinct text once (a hash of the slices, not a pairwise scan) */
   GHashTable *counts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -88,9 +92,17 @@ add_fixed_column(Builder *b, const PdbMiningValue *spans)
 
   const gchar *text = member_message(b, best) + spans[best].offset;
   for (guint k = 0; k < b->n; k++)
-    if (spans[k].length != spans[best].length ||
-        memcmp(member_message(b, k) + spans[k].offset, text, spans[best].length) != 0)
-      b->ok[k] = FALSE;
+    {
+      const gchar *mine = member_message(b, k) + spans[k].offset;
+      carry[k] = 0;
+      if (spans[k].length == spans[best].length && memcmp(mine, text, spans[best].length) == 0)
+        continue;
+      if (next_is_field && spans[k].length > spans[best].length &&
+          memcmp(mine, text, spans[best].length) == 0)
+        carry[k] = spans[k].length - spans[best].length;
+      else
+        b->ok[k] = FALSE;
+    }
   add_literal(b, text, spans[best].length);
 }
 
@@ -100,10 +112,39 @@ is_cut_char(gchar c, const gchar *delimiters)
   return c == ' ' || strchr(delimiters, c) || strchr("-_/#<>{}|+*@", c);
 }
 
-/* A token position: literal if the same everywhere, else prefix + field + suffix. */
-static void
-add_slot_column(Builder *b, const PdbMiningValue *spans)
+/* A lone message's variable token (@key, its masked key, has "<*>"):
+ * the text around the wildcard stays literal, the rest is a field. */
+static gboolean
+add_lone_variable(Builder *b, const PdbMiningValue *span, const gchar *key)
 {
+  const gchar *wild = strstr(key, PDB_MINING_WILDCARD);
+  gsize prefix = wild - key;
+  gsize suffix = strlen(wild + strlen(PDB_MINING_WILDCARD));
+  const gchar *text = member_message(b, 0) + span->offset;
+  if (prefix + suffix >= span->length ||
+      memcmp(text, key, prefix) != 0 ||
+      memcmp(text + span->length - suffix, wild + strlen(PDB_MINING_WILDCARD), suffix) != 0)
+    return FALSE;
+  add_literal(b, text, prefix);
+  Elem e = { TRUE, NULL, g_new(PdbMiningValue, 1), { NULL, NULL, NULL } };
+  e.spans[0].offset = span->offset + prefix;
+  e.spans[0].length = span->length - prefix - suffix;
+  g_array_append_val(b->elems, e);
+  add_literal(b, text + span->length - suffix, suffix);
+  return TRUE;
+}
+
+/* A token position: literal if the same everywhere, else prefix + field +
+ * suffix; in a cluster of one message of several tokens, the masked
+ * variables are the fields (@key: the cluster's key at this position; a
+ * message of one token stays literal: a field would be all of it). */
+static void
+add_slot_column(Builder *b, const PdbMiningValue *spans, const gchar *key)
+{
+  if (b->n == 1 && b->cluster->n_slots > 1 && strstr(key, PDB_MINING_WILDCARD) &&
+      add_lone_variable(b, &spans[0], key))
+    return;
+
   const gchar *first = member_message(b, 0) + spans[0].offset;
   gsize min_len = spans[0].length;
   gboolean same = TRUE;
@@ -164,111 +205,40 @@ align_members(Builder *b)
 {
   guint n_slots = b->cluster->n_slots;
   PdbMiningValue *spans = g_new(PdbMiningValue, b->n);
+  guint32 *carry = g_new0(guint32, b->n);
 
   for (guint col = 0; col <= 2 * n_slots; col++)
     {
       for (guint k = 0; k < b->n; k++)
         {
           const PdbMiningTokens *t = member_tokens(b, k);
-          guint32 msg_len = strlen(member_message(b, k));
           guint32 start, end;
           if (col % 2 == 1)
             {
-              start = t->tokens[col / 2].start;
+              start = t->tokens[col / 2].start - carry[k];
               end = t->tokens[col / 2].end;
             }
           else
             {
               guint i = col / 2;
               start = i == 0 ? 0 : t->tokens[i - 1].end;
-              end = i == n_slots ? msg_len : t->tokens[i].start;
+              end = i == n_slots ? (guint32) strlen(member_message(b, k)) : t->tokens[i].start;
             }
           spans[k].offset = start;
           spans[k].length = end - start;
         }
       if (col % 2 == 1)
-        add_slot_column(b, spans);
+        add_slot_column(b, spans, b->cluster->template_keys[col / 2]);
       else
-        add_fixed_column(b, spans);
+        add_fixed_column(b, spans,
+                         col / 2 < n_slots && pdb_mining_key_has_wildcard(b->cluster->template_keys[col / 2]),
+                         carry);
     }
+  g_free(carry);
   g_free(spans);
 }
 
-/* ---- value classes ------------------------------------------------------ */
-
 typedef gboolean (*ValuePredicate)(const gchar *v, gsize len);
-
-static gboolean
-value_is_number(const gchar *v, gsize len)
-{
-  gsize i = (len > 0 && v[0] == '-') ? 1 : 0;
-  if (i >= len || len - i > 18)
-    return FALSE;
-  for (; i < len; i++)
-    if (!g_ascii_isdigit(v[i]))
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-value_is_ip(const gchar *v, gsize len, int family)
-{
-  gchar buf[64];
-  guchar addr[16];
-  if (len == 0 || len >= sizeof(buf))
-    return FALSE;
-  memcpy(buf, v, len);
-  buf[len] = '\0';
-  return inet_pton(family, buf, addr) == 1;
-}
-
-static gboolean
-value_is_ipv4(const gchar *v, gsize len)
-{
-  return value_is_ip(v, len, AF_INET);
-}
-
-static gboolean
-value_is_ipv6(const gchar *v, gsize len)
-{
-  return memchr(v, ':', len) && !memchr(v, '.', len) && value_is_ip(v, len, AF_INET6);
-}
-
-static gboolean
-value_is_hostname(const gchar *v, gsize len)
-{
-  gboolean dot = FALSE, alpha = FALSE;
-  gsize label = 0;
-  for (gsize i = 0; i < len; i++)
-    {
-      if (v[i] == '.')
-        {
-          if (label == 0)
-            return FALSE;
-          dot = TRUE;
-          label = 0;
-        }
-      else if (g_ascii_isalnum(v[i]) || v[i] == '-')
-        {
-          alpha |= g_ascii_isalpha(v[i]);
-          label++;
-        }
-      else
-        return FALSE;
-    }
-  return dot && label > 0 && (alpha || value_is_ipv4(v, len));
-}
-
-static gboolean
-value_is_alnum(const gchar *v, gsize len)
-{
-  if (len == 0)
-    return FALSE;
-  for (gsize i = 0; i < len; i++)
-    if (!g_ascii_isalnum(v[i]))
-      return FALSE;
-  return TRUE;
-}
 
 /* TRUE if every matching member with a non-empty value satisfies @pred
  * (and there is at least one such member). */
@@ -285,6 +255,15 @@ all_values(Builder *b, const Elem *e, ValuePredicate pred)
       seen++;
     }
   return seen > 0;
+}
+
+static gboolean
+any_value_empty(Builder *b, const Elem *e)
+{
+  for (guint k = 0; k < b->n; k++)
+    if (b->ok[k] && e->spans[k].length == 0)
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -313,75 +292,6 @@ estring_stops_at_field_end(Builder *b, const Elem *e, guint k, const gchar *d, g
   gsize rest = strlen(start);
   const gchar *hit = memmem(start, rest, d, dlen);
   return hit == start + e->spans[k].length;
-}
-
-/* ---- naming ------------------------------------------------------------- */
-
-static const gchar *const noun_words[] =
-{
-  "port", "pid", "uid", "gid", "user", "host", "session", "interface", "node", "block",
-  "version", "id", "device", "file", "path", "size", "code", "status", "job", "task",
-  "process", "thread", "address", "ip", "domain", "service", "client", "server", "queue",
-  "group", "account", "uri", "url", "method", "state", "request", "channel", "pool", NULL
-};
-
-static gboolean
-is_name_char(gchar c)
-{
-  return g_ascii_isalnum(c) || c == '_' || c == '-' || c == '.';
-}
-
-gchar *
-pdb_mining_context_name(const gchar *before, const gchar *parser)
-{
-  if (!before)
-    return NULL;
-  gsize len = strlen(before);
-  gboolean is_ip = strcmp(parser, "IPv4") == 0 || strcmp(parser, "IPv6") == 0;
-  gboolean is_number = strcmp(parser, "NUMBER") == 0;
-
-  if (len > 1 && before[len - 1] == '=')
-    {
-      gsize end = len - 1, start = end;
-      while (start > 0 && is_name_char(before[start - 1]))
-        start--;
-      if (start == end || before[start] == '.' || before[start] == '-')
-        return NULL;
-      return g_strndup(before + start, end - start);
-    }
-
-  gsize end = len;
-  while (end > 0 && (before[end - 1] == ' ' || before[end - 1] == ':' || before[end - 1] == '\t'))
-    end--;
-  if (end == len)      /* the word must be separated from the field */
-    return NULL;
-  gsize start = end;
-  while (start > 0 && g_ascii_isalpha(before[start - 1]))
-    start--;
-  if (start == end || (start > 0 && is_name_char(before[start - 1])))
-    return NULL;
-
-  gchar *word = g_ascii_strdown(before + start, end - start);
-  gchar *name = NULL;
-  if (strcmp(word, "user") == 0 || strcmp(word, "username") == 0 || strcmp(word, "login") == 0)
-    name = g_strdup("user");
-  else if (strcmp(word, "for") == 0)
-    name = (is_ip || is_number || strcmp(parser, "HOSTNAME") == 0) ? NULL : g_strdup("user");
-  else if (strcmp(word, "from") == 0)
-    name = g_strdup(is_ip ? "src_ip" : "src_host");
-  else if (strcmp(word, "to") == 0)
-    name = is_ip ? g_strdup("dst_ip") : NULL;
-  else
-    {
-      for (guint i = 0; noun_words[i]; i++)
-        if (strcmp(word, noun_words[i]) == 0)
-          {
-            name = g_strdup(word);
-            break;
-          }
-    }
-  g_free(word);
-  return name;
 }
 
 /* ---- parser choice ------------------------------------------------------ */
@@ -426,6 +336,31 @@ make_literal(Builder *b, guint i)
   e->spans = NULL;
 }
 
+/* A lone message's last field that is one word: a STRING accepting the
+ * word's punctuation, so that the rule does not take any ending (an
+ * ANYSTRING would match, and absorb, every message with that start). */
+static gboolean
+lone_word_string(Builder *b, Elem *e)
+{
+  const gchar *v = member_message(b, 0) + e->spans[0].offset;
+  GString *extra = g_string_new(NULL);
+  gboolean word = e->spans[0].length > 0;
+  for (guint32 j = 0; word && j < e->spans[0].length; j++)
+    {
+      if (g_ascii_isspace(v[j]) || v[j] == '@' || v[j] == ':')
+        word = FALSE;
+      else if (!g_ascii_isalnum(v[j]) && !strchr(extra->str, v[j]))
+        g_string_append_c(extra, v[j]);
+    }
+  if (word)
+    {
+      e->field.parser = g_strdup("STRING");
+      e->field.param = extra->len ? g_strdup(extra->str) : NULL;
+    }
+  g_string_free(extra, TRUE);
+  return word;
+}
+
 static void
 choose_parser(Builder *b, guint i)
 {
@@ -446,17 +381,22 @@ choose_parser(Builder *b, guint i)
       reject_empty_values(b, e);
       return;
     }
-  if (all_values(b, e, value_is_number) && !g_ascii_isdigit(next))
+  /* a typed parser needs a value: with an empty one among them, ESTRING */
+  if (any_value_empty(b, e) && after && after->len)
+    ;
+  else if (all_values(b, e, pdb_mining_value_is_number) && !g_ascii_isdigit(next))
     e->field.parser = g_strdup("NUMBER");
-  else if (all_values(b, e, value_is_ipv4) && !g_ascii_isdigit(next) && next != '.')
+  else if (all_values(b, e, pdb_mining_value_is_ipv4) && !g_ascii_isdigit(next) && next != '.')
     e->field.parser = g_strdup("IPv4");
-  else if (all_values(b, e, value_is_ipv6) && !g_ascii_isxdigit(next) && next != ':' && next != '.')
+  else if (all_values(b, e, pdb_mining_value_is_ipv6) && !g_ascii_isxdigit(next) && next != ':' && next != '.')
     e->field.parser = g_strdup("IPv6");
-  else if (all_values(b, e, value_is_hostname) && !g_ascii_isalnum(next) && next != '-' && next != '.')
+  else if (all_values(b, e, pdb_mining_value_is_hostname) && !g_ascii_isalnum(next) && next != '-' && next != '.')
     e->field.parser = g_strdup("HOSTNAME");
+  else if (!after && b->n == 1 && lone_word_string(b, e))
+    ;
   else if (!after)
     e->field.parser = g_strdup("ANYSTRING");
-  else if (all_values(b, e, value_is_alnum) && !g_ascii_isalnum(next) && !strchr(delims, next) &&
+  else if (all_values(b, e, pdb_mining_value_is_alnum) && !g_ascii_isalnum(next) && !strchr(delims, next) &&
            next != ' ' && next != '\t')
     e->field.parser = g_strdup("STRING");
 

@@ -36,7 +36,7 @@ struct _PdbPatternizer
 void
 pdb_patternize_options_init(PdbPatternizeOptions *options)
 {
-  options->support = 4.0;
+  options->support = -1.0;
   options->iterate_outliers = FALSE;
   options->samples = 1;
   pdb_mining_options_init(&options->mining);
@@ -233,6 +233,12 @@ static void
 select_candidates(PdbPatternizer *p, GArray *cands)
 {
   guint base = p->n_lines;
+  if (p->options.support < 0.0)
+    {
+      for (guint i = 0; i < cands->len; i++)
+        g_array_index(cands, Candidate, i).selected = TRUE;
+      return;
+    }
   while (base > 0)
     {
       gdouble threshold = p->options.support * base / 100.0;

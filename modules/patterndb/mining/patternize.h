@@ -6,7 +6,10 @@
  * clustered per program (cluster.h), and each cluster whose size reaches
  * the support threshold becomes a rule (pattern.h, pdb-writer.h).
  *
- * Support is a percentage of all input lines, as in pdbtool. With
+ * By default (support < 0) every cluster becomes a rule, so every message
+ * type in the input, recurring or seen once, gets one: what an
+ * artificial-ignorance loop needs from a file of unknown messages. A
+ * support >= 0 is a percentage of all input lines, as in pdbtool. With
  * iterate_outliers, the clusters below the threshold are considered again
  * with the threshold taken relative to their own line count, until no
  * cluster reaches it (pdbtool's -o, applied to our clusters).
@@ -20,7 +23,7 @@ G_BEGIN_DECLS
 
 typedef struct _PdbPatternizeOptions
 {
-  gdouble support;             /* percent of lines, default 4.0 as pdbtool */
+  gdouble support;             /* percent of lines as pdbtool's -S; < 0 (default): every cluster */
   gboolean iterate_outliers;
   guint samples;               /* examples per rule, default 1 */
   PdbMiningOptions mining;

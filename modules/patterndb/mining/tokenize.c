@@ -4,8 +4,10 @@
  * Invariant: the tokens of a message are in order, do not overlap, never
  * include whitespace at their ends, and every key that is exactly "<*>"
  * is preceded by a token whose key is not exactly "<*>" (runs are
- * collapsed). Masking never looks beyond one token, except for dates
- * written in words, which are recognised as a whole and become one token.
+ * collapsed), except that a message of one token never has the key "<*>"
+ * (its text is its key). Masking never looks beyond one token, except for
+ * dates written in words, which are recognised as a whole and become one
+ * token.
  */
 #include "mining/tokenize.h"
 
@@ -103,10 +105,32 @@ has_digit(const gchar *s, gsize len)
   return FALSE;
 }
 
+/* "()", "[]", "{}", "<>", "''", "\"\"" (optionally followed by trailing
+ * punctuation): an empty value in its brackets, keyed like "(<*>)". */
+static gboolean
+is_empty_pair(const gchar *word, gsize length)
+{
+  static const gchar *const pairs[] = { "()", "[]", "{}", "<>", "''", "\"\"", NULL };
+  if (length < 2)
+    return FALSE;
+  for (gint i = 0; pairs[i]; i++)
+    if (word[0] == pairs[i][0] && word[1] == pairs[i][1])
+      {
+        for (gsize j = 2; j < length; j++)
+          if (!strchr(trailing_punct, word[j]))
+            return FALSE;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 gchar *
 pdb_mining_mask_word(const gchar *word, gsize length)
 {
   gsize i = 0, j = length;
+
+  if (is_empty_pair(word, length))
+    return g_strdup_printf("%c%s%.*s", word[0], PDB_MINING_WILDCARD, (int) (length - 1), word + 1);
 
   while (i < j && strchr(leading_punct, word[i]) && word[i])
     i++;
@@ -204,6 +228,17 @@ pdb_mining_tokenize(const gchar *message, gsize length, PdbMiningTokens *out)
       g_array_append_val(tokens, t);
     }
 
+  /* a message that is one variable and nothing else has no template to
+   * find: its text is its key (identical messages still cluster) */
+  if (tokens->len == 1)
+    {
+      PdbMiningToken *only = &g_array_index(tokens, PdbMiningToken, 0);
+      if (pdb_mining_key_is_wildcard(only->key))
+        {
+          g_free(only->key);
+          only->key = g_strndup(message + only->start, only->end - only->start);
+        }
+    }
   g_array_free(words, TRUE);
   out->n_tokens = tokens->len;
   out->tokens = (PdbMiningToken *) g_array_free(tokens, FALSE);

@@ -17,6 +17,7 @@
 #include "mining/patternize.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,14 +78,14 @@ pdb_cmd_patternize(int argc, char **argv)
 {
   gchar *file = NULL;
   gboolean no_parse = FALSE, iterate = FALSE, named = FALSE, verbose = FALSE, debug = FALSE;
-  gdouble support = 4.0;
+  gdouble support = NAN;   /* not given: a rule for every cluster */
   gchar *delimiters = NULL;
   gint samples = 1;
   GOptionEntry entries[] =
   {
     { "file", 'f', 0, G_OPTION_ARG_FILENAME, &file, "Log file to mine, '-' for stdin", "<path>" },
     { "no-parse", 'p', 0, G_OPTION_ARG_NONE, &no_parse, "Lines are bare messages, not syslog lines", NULL },
-    { "support", 'S', 0, G_OPTION_ARG_DOUBLE, &support, "Percentage of lines a pattern needs (default: 4.0)", "<support>" },
+    { "support", 'S', 0, G_OPTION_ARG_DOUBLE, &support, "Percentage of lines a pattern needs (default: every message type gets a rule)", "<support>" },
     { "iterate-outliers", 'o', 0, G_OPTION_ARG_NONE, &iterate, "Mine the lines below the support again", NULL },
     { "named-parsers", 'n', 0, G_OPTION_ARG_NONE, &named, "Name unnamed fields .dict.string0, .dict.string1...", NULL },
     { "delimiters", 'd', 0, G_OPTION_ARG_STRING, &delimiters, "Characters preferred as field ends (space always added)", "<delimiters>" },
@@ -106,7 +107,7 @@ pdb_cmd_patternize(int argc, char **argv)
       return 2;
     }
   g_option_context_free(ctx);
-  if (support < 0.0 || support > 100.0 || samples < 0)
+  if ((!isnan(support) && (support < 0.0 || support > 100.0)) || samples < 0)
     {
       if (support < 0.0 || support > 100.0)
         fprintf(stderr, "patterndb patternize: -S/--support: %g is not a percentage (0 to 100)\n", support);
@@ -125,7 +126,7 @@ pdb_cmd_patternize(int argc, char **argv)
 
   PdbPatternizeOptions options;
   pdb_patternize_options_init(&options);
-  options.support = support;
+  options.support = isnan(support) ? -1.0 : support;
   options.iterate_outliers = iterate;
   options.samples = (guint) samples;
   options.pattern.named_parsers = named;
