@@ -43,6 +43,7 @@
 #include "persist-keys.h"
 #include "idle-tick.h"
 #include "inject-mode.h"
+#include "sng-compat.h"
 
 #include "logmsg/nvtable.h"
 #include "scratch-buffers.h"
@@ -312,7 +313,7 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
   target.message = input;
   target.message_length = input_len;
   /* Without message-template() the input is $MESSAGE itself. */
-  if (!self->super.template)
+  if (!pdb_sng_parser_template(&self->super))
     target.message_handle = pdb_sng_direct_handle(msg, LM_V_MESSAGE);
 
   PdbResult result;
@@ -475,7 +476,7 @@ pdb_sng_parser_deinit(LogPipe *s)
 
   db = pdb_sng_current_db_retire(&self->current);
   if (db && cfg->persist && self->persist_key)
-    cfg_persist_config_add(cfg, self->persist_key, db, (GDestroyNotify) pdb_sng_db_unref, TRUE);
+    pdb_sng_persist_add(cfg, self->persist_key, db, (GDestroyNotify) pdb_sng_db_unref);
   else
     pdb_sng_db_unref(db);
   pdb_sng_tick_stop(&self->tick);
@@ -483,7 +484,7 @@ pdb_sng_parser_deinit(LogPipe *s)
     {
       gchar *key = pdb_sng_parser_corr_key(self);
 
-      cfg_persist_config_add(cfg, key, self->corr, (GDestroyNotify) pdb_correlation_free, TRUE);
+      pdb_sng_persist_add(cfg, key, self->corr, (GDestroyNotify) pdb_correlation_free);
       g_free(key);
     }
   else
@@ -499,7 +500,7 @@ pdb_sng_parser_clone(LogPipe *s)
   LogParser *clone = pdb_sng_parser_new(log_pipe_get_config(s));
   PdbSngParser *other = (PdbSngParser *) clone;
 
-  log_parser_set_template(clone, log_template_ref(self->super.template));
+  log_parser_set_template(clone, log_template_ref(pdb_sng_parser_template(&self->super)));
   pdb_sng_parser_set_file(clone, self->file);
   pdb_sng_parser_set_prefix(clone, self->prefix);
   pdb_sng_parser_set_drop_unmatched(clone, self->drop_unmatched);

@@ -35,6 +35,7 @@
 #include "grouping-by.h"
 #include "idle-tick.h"
 #include "inject-mode.h"
+#include "sng-compat.h"
 #include "persist-keys.h"
 
 #include "correlation/grouping.h"
@@ -512,7 +513,7 @@ pdb_gb_build_generated_name(PdbGroupingBy *self)
 
   if (self->persist_name)
     return g_strdup_printf("grouping-by.%s(clone=%u)", self->persist_name, self->copy);
-  return g_strdup_printf("grouping-by(%s,scope=%d,clone=%u)", self->key ? self->key->template : "",
+  return g_strdup_printf("grouping-by(%s,scope=%d,clone=%u)", self->key ? pdb_sng_template_text(self->key) : "",
                          scope_number[self->scope], self->copy);
 }
 
@@ -589,7 +590,7 @@ pdb_gb_deinit(LogPipe *s)
 
   pdb_sng_tick_stop(&self->tick);
   if (self->state && cfg->persist && self->persist_key)
-    cfg_persist_config_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free, TRUE);
+    pdb_sng_persist_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free);
   else
     pdb_grouping_free(self->state);
   self->state = NULL;
