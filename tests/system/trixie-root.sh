@@ -10,8 +10,8 @@
 # missing, so a cached root costs a few seconds).
 #   --root DIR   the root (default: $PDB_TRIXIE_ROOT, else /srv/roots/trixie)
 #   --fresh      remove DIR first and debootstrap again
-#   --copy-tree  copy this tree's tracked files, as they are in the working
-#                tree, to DIR/root/patterndb (files keep their times, so a
+#   --copy-tree  copy the files of this tree that git does not ignore, as they are
+#                now, to DIR/root/patterndb (files keep their times, so a
 #                build directory there stays incremental)
 #   -- COMMAND   run COMMAND with bash inside the root, in /root/patterndb
 #                when it exists; the exit status is COMMAND's
@@ -111,11 +111,11 @@ install_packages() {
     >"$root/root/apt.log" 2>&1 || { tail -20 "$root/root/apt.log" >&2; die "apt-get install failed in the root"; }
 }
 
-# The tracked files of this tree, with their working-tree contents.
+# The files of this tree that git tracks or would track (not ignored), as they are in the working tree.
 copy_tracked_tree() {
   local dest=$root/root/patterndb
   mkdir -p "$dest"
-  git -C "$top" ls-files -z --cached |
+  git -C "$top" ls-files -z --cached --others --exclude-standard |
     (cd "$top" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
     tar -C "$top" --null -T - -cf - | tar -C "$dest" -xf - || die "cannot copy the tree into $dest"
 }
