@@ -11,7 +11,7 @@ e2e_setup
 T=$TEST_TMPDIR
 DB="$top_srcdir/tests/correlation/e2e-corr.xml"
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 options { stats-freq(0); };
 source s_local { unix-stream("$T/sock"); };

@@ -19,7 +19,7 @@
 . "$top_srcdir/tests/e2e/daemon.sh"
 . "$top_srcdir/tests/correlation/scenario.sh"
 e2e_setup
-[ -f "$SYSTEM_MODULE_DIR/libdbparser.so" ] || skip_all "syslog-ng's own libdbparser.so is not installed"
+[ -f "$SYSTEM_MODULE_DIR/$STOCK_PDB_SO" ] || skip_all "syslog-ng's own $STOCK_PDB_SO is not installed"
 python3 -c 'import socket' 2>/dev/null || skip_all "python3 not installed"
 
 T=$TEST_TMPDIR
@@ -39,7 +39,7 @@ done
 write_conf() {
   local module=$1 out=$2 name tmpl
   mkdir -p "$out"
-  echo "@version: 3.38"
+  echo "@version: $SNG_CONFIG_VERSION"
   echo "@module $module"
   echo "@module json-plugin"
   echo "options { stats-freq(0); keep-hostname(yes); };"
@@ -92,7 +92,7 @@ FLUSH="<13>$(date -u +%Y-%m-%dT%H:%M:%S)+00:00 flush flush[1]: end of input"
 if ! run_daemon patterndb "$T/ours"; then
   not_ok "syslog-ng starts with our db-parser()"; done_testing; exit 1
 fi
-if ! run_daemon dbparser "$T/stock"; then
+if ! run_daemon "$STOCK_PDB_MODULE" "$T/stock"; then
   not_ok "syslog-ng starts with its own db-parser()"; done_testing; exit 1
 fi
 

@@ -11,6 +11,12 @@
 #   send_lines SOCKET LINE...  write lines to a unix-stream socket
 #   wait_lines FILE N [SECS]   wait until FILE has at least N lines
 #
+# Set for the suites, from the installed daemon (3.38 on Debian 12, 4.8 on 13):
+#   SNG_CONFIG_VERSION   its major.minor, for the configs' @version line
+#   SYSTEM_MODULE_DIR    its module directory (pkg-config's moduledir)
+#   STOCK_PDB_MODULE     the module of its own db-parser() and grouping-by()
+#                        (dbparser in 3.x, correlation in 4.x), STOCK_PDB_SO its file
+#
 # Each daemon gets its own persist, pid and control files in $TEST_TMPDIR
 # (never /var/lib/syslog-ng), so a system syslog-ng may keep running. The
 # EXIT trap kills the daemon by PID and removes the temp dir. When the
@@ -18,6 +24,10 @@
 # preloaded.
 
 : "${SYSLOG_NG_BIN:=/usr/sbin/syslog-ng}"
+SNG_CONFIG_VERSION=$("$SYSLOG_NG_BIN" --version 2>/dev/null |
+  sed -n 's/^Installer-Version: *\([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
+[ -n "$SNG_CONFIG_VERSION" ] ||
+  SNG_CONFIG_VERSION=$(pkg-config --modversion syslog-ng 2>/dev/null | cut -d. -f1,2)
 DAEMON_PID=""
 DAEMON_LOG=""
 
@@ -29,7 +39,10 @@ e2e_setup() {
   trap 'exit 130' INT TERM
   MODULE_SO="$top_builddir/.libs/libpatterndb.so"
   SYSTEM_MODULE_DIR=$(pkg-config --variable=moduledir syslog-ng 2>/dev/null)
-  : "${SYSTEM_MODULE_DIR:=/usr/lib/syslog-ng/3.38}"
+  : "${SYSTEM_MODULE_DIR:=/usr/lib/syslog-ng/$SNG_CONFIG_VERSION}"
+  STOCK_PDB_MODULE=correlation
+  [ -f "$SYSTEM_MODULE_DIR/libdbparser.so" ] && STOCK_PDB_MODULE=dbparser
+  STOCK_PDB_SO=lib$STOCK_PDB_MODULE.so
   MODULE_PATH="$top_builddir/.libs:$SYSTEM_MODULE_DIR"
   [ -f "$MODULE_SO" ] || skip_all "module not built: $MODULE_SO"
   [ -x "$SYSLOG_NG_BIN" ] || skip_all "no syslog-ng binary: $SYSLOG_NG_BIN"

@@ -18,7 +18,7 @@ sed -e "s|@LIST@|$FDIR/users.list|g" -e "s/context-timeout='60'/context-timeout=
 
 write_conf() {   # write_conf NAME MODULE-LINE
   cat >"$T/$1.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 $2
 options { stats-freq(0); keep-hostname(yes); };
 source s { unix-stream("$T/$1.sock" flags(expect-hostname)); };

@@ -18,7 +18,7 @@ e2e_setup
 T=$TEST_TMPDIR
 OURS_PATH=$MODULE_PATH
 REF_PATH=$SYSTEM_MODULE_DIR
-[ -f "$REF_PATH/libdbparser.so" ] || skip_all "no libdbparser.so in $REF_PATH (the reference grouping-by())"
+[ -f "$REF_PATH/$STOCK_PDB_SO" ] || skip_all "no $STOCK_PDB_SO in $REF_PATH (the reference grouping-by())"
 plan 31
 
 # Input lines: RFC 3164 with a host name, stamped an hour ago plus OFFSET
@@ -35,7 +35,7 @@ write_conf() {
   local flavour=$1 name=$2 body=$3 dir=$T/$2-$1
   mkdir -p "$dir"
   {
-    echo '@version: 3.38'
+    echo "@version: $SNG_CONFIG_VERSION"
     [ "$flavour" = ours ] && echo '@module patterndb'
     cat <<CONF
 options { keep-hostname(yes); stats-freq(0); };
@@ -199,7 +199,7 @@ check_eq "reload: the context opened before SIGHUP is closed after it with both 
 dir=$T/copies-ours
 mkdir -p "$dir"
 cat >"$dir/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s { unix-stream("$dir/sock" flags(expect-hostname)); };
 parser p { kv-parser(prefix("kv.")); grouping-by(key("\${kv.k}") trigger(message("close")) timeout(60)

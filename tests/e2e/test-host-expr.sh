@@ -31,7 +31,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
-for m in dbparser cryptofuncs json-plugin kvformat; do
+for m in $STOCK_PDB_MODULE cryptofuncs json-plugin kvformat; do
   [ -f "$SYSTEM_MODULE_DIR/lib$m.so" ] || skip_all "syslog-ng module $m not installed"
 done
 [ -x /usr/bin/pdbtool ] || skip_all "pdbtool not installed"
@@ -143,7 +143,7 @@ XML
 
 # one configuration, $MODULE replaced: ours or 3.38's own db-parser()
 cat >"$T/conf.in" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module MODULE
 @module cryptofuncs
 @module json-plugin
@@ -157,7 +157,7 @@ destination d_out {
 log { source(s_local); parser { db-parser(file("$T/funcs.xml") inject-mode(pass-through)); }; destination(d_out); };
 CONF
 sed -e 's/MODULE/patterndb/' -e 's/OUT/ours.log/' "$T/conf.in" >"$T/ours.conf"
-sed -e 's/MODULE/dbparser/' -e 's/OUT/stock.log/' "$T/conf.in" >"$T/stock.conf"
+sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/stock.log/' "$T/conf.in" >"$T/stock.conf"
 
 LINES=(
   "<13>Jan  1 00:00:00 authd[1]: login bob from 10.1.2.3 port 22"
@@ -262,7 +262,7 @@ cat >"$T/live.in" <<'XML'
 XML
 cp "$T/live.in" "$T/live.xml"
 cat >"$T/live.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 @module cryptofuncs
 source s_local { unix-stream("$T/sock"); };
@@ -322,7 +322,7 @@ BASIC_LINES=(
 printf '%s\n' "${BASIC_LINES[@]}" >"$T/basic.in"
 TMPL='${.classifier.rule_id}|${a}|${b}|${c}|${d}'
 cat >"$T/basic.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/basic.log" template("$(printf '%s' "$TMPL" | sed 's/\$/\\$/g')\n")); };
@@ -348,14 +348,14 @@ fi
 # daemons: what the match actions and the classification write is the
 # same (its timeouts are longer than this run).
 cat >"$T/corr.in" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module MODULE
 source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} \${MESSAGE}\n")); };
 log { source(s_local); parser { db-parser(file("$top_srcdir/tests/correlation/corr.xml")); }; destination(d_out); };
 CONF
 sed -e 's/MODULE/patterndb/' -e 's/OUT/corr-ours.log/' "$T/corr.in" >"$T/corr-ours.conf"
-sed -e 's/MODULE/dbparser/' -e 's/OUT/corr-stock.log/' "$T/corr.in" >"$T/corr-stock.conf"
+sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/corr-stock.log/' "$T/corr.in" >"$T/corr-stock.conf"
 # a local socket carries no timestamp or hostname of these forms: program and message only
 mapfile -t CORR_LINES < <(sed 's/^<[0-9]*>[^ ]* [^ ]* //' "$top_srcdir/tests/correlation/corr.messages")
 run_corr() {
@@ -437,7 +437,7 @@ cat >"$T/basic-funcs.xml" <<'XML'
 </patterndb>
 XML
 cat >"$T/bf.in" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module MODULE
 @module json-plugin
 source s_local { unix-stream("$T/sock"); };
@@ -445,7 +445,7 @@ destination d_out { file("$T/OUT" template("\$(format-json --scope none --key f.
 log { source(s_local); parser { db-parser(file("$T/basic-funcs.xml")); }; destination(d_out); };
 CONF
 sed -e 's/MODULE/patterndb/' -e 's/OUT/bf-ours.log/' "$T/bf.in" >"$T/bf-ours.conf"
-sed -e 's/MODULE/dbparser/' -e 's/OUT/bf-stock.log/' "$T/bf.in" >"$T/bf-stock.conf"
+sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/bf-stock.log/' "$T/bf.in" >"$T/bf-stock.conf"
 BF_LINES=("prog[1]: s x a 5 b 2.5 p /usr/local/bin t hello World" "prog[1]: s x a 7 b 1.2 p a/b t  two")
 run_bf() {
   daemon_start "$1" "$2" || return

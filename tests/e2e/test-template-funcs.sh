@@ -15,7 +15,7 @@ DB="$top_srcdir/tests/differential/template-funcs-values.xml"
 PATTERNDB=$top_builddir/patterndb
 FIELDS='${usracct.sessionid}|${usracct.device}|${twice}|${tty_base}|${num}|${str}|${pad}|${lst}|${lst2}|${enc}|${each}|${typed}'
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 options { stats-freq(0); };
 source s_local { unix-stream("$T/sock" flags(no-parse)); };

@@ -42,7 +42,7 @@ logged() {
 
 write_db "$DB" v0
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 options { stats-freq(0); log-fifo-size(20000); };
 source s_load { unix-stream("$T/load.sock" flags(expect-hostname) max-connections(4) log-iw-size(20000)); };

@@ -61,7 +61,7 @@ sed "s/id='load-a'/id='restart-rule'/" "$top_srcdir/tests/e2e/data/load.xml" >"$
 mkdir -p "$T/buf"
 : >"$T/in.log"
 cat >"$T/a.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 options { stats-freq(0); };
 source s_in { file("$T/in.log" follow-freq(0.1) log-iw-size(100)); };
@@ -73,7 +73,7 @@ destination d_b {
 log { source(s_in); parser { db-parser(file("$T/db.xml")); }; destination(d_b); flags(flow-control); };
 CONF
 cat >"$T/b.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 options { stats-freq(0); };
 source s_net { network(ip(127.0.0.1) port($PORT) transport(tcp) flags(no-parse) so-rcvbuf(8192)); };
 destination d_out { file("$T/out.log" template("\$MSG\n")); };
