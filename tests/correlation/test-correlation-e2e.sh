@@ -13,7 +13,7 @@ DB="$top_srcdir/tests/correlation/e2e-corr.xml"
 cat >"$T/syslog-ng.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_local { unix-stream("$T/sock"); };
 source s_int { internal(); };
 destination d_pass { file("$T/pass.log" template("\$MSG|\$TAGS\n")); };

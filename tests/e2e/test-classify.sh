@@ -15,7 +15,7 @@ DB="$top_srcdir/tests/e2e/data/basic.xml"
 cat >"$T/syslog-ng.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module patterndb
-options { threaded(yes); stats-freq(0); };
+options { threaded(yes); $SNG_STATS_OFF };
 source s_local { unix-stream("$T/sock"); };
 
 parser p_pdb { db-parser(file("$DB")); };

@@ -38,7 +38,7 @@ write_conf() {
     echo "@version: $SNG_CONFIG_VERSION"
     [ "$flavour" = ours ] && echo '@module patterndb'
     cat <<CONF
-options { keep-hostname(yes); stats-freq(0); };
+options { keep-hostname(yes); $SNG_STATS_OFF };
 source s { unix-stream("$dir/sock" flags(expect-hostname)); };
 parser p { kv-parser(prefix("kv.")); $body };
 destination d { file("$dir/out.log" template("$OUT_TEMPLATE")); };

@@ -25,7 +25,7 @@ use_db load-a
 cat >"$T/syslog-ng.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module patterndb
-options { threaded(yes); stats-freq(0); log-fifo-size(20000); };
+options { threaded(yes); $SNG_STATS_OFF log-fifo-size(20000); };
 source s_one { unix-stream("$T/sock1" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 source s_two { unix-stream("$T/sock2" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 source s_three { unix-stream("$T/sock3" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };

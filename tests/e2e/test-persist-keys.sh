@@ -89,6 +89,10 @@ for row in "${rows[@]}"; do
   IFS='|' read -r what a b defs <<<"$row"
   want=$(starts "$STOCK_PDB_MODULE" "$a" "$b" "$defs")
   got=$(starts patterndb "$a" "$b" "$defs")
+  if [ "$what" = "two inline db-parser(), same file, same persist-name()" ] &&
+     sng4_skip "as the daemon: $what" "4.x's db-parser() starts with two parsers of one persist-name(), ours refuses them as 3.38 does"; then
+    continue
+  fi
   check_eq "as 3.38: $what" "$want" "$got"
 done
 

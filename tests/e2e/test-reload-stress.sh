@@ -30,7 +30,7 @@ use_db 0
 cat >"$T/syslog-ng.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module patterndb
-options { threaded(yes); stats-freq(0); log-fifo-size(20000); };
+options { threaded(yes); $SNG_STATS_OFF log-fifo-size(20000); };
 source s_one { unix-stream("$T/sock1" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 source s_two { unix-stream("$T/sock2" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 parser p_pdb { db-parser(file("$DB")); };
@@ -94,7 +94,7 @@ done
 cat >"$T/many.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_one { unix-stream("$T/sock9" flags(expect-hostname)); };
 $parsers
 destination d_out { file("$T/many.log" template("$tmpl\n")); };

@@ -1,11 +1,12 @@
 #!/bin/bash
 # tests/e2e/test-select.sh: our db-parser() and grouping-by() are the ones
-# syslog-ng uses after `@module patterndb`, even with Debian's
-# libdbparser.so (which provides both names) in the same module path,
-# whatever the module path order. The proof is options only ours have:
-# prefix() for db-parser() and context-limit() for grouping-by() (Debian's
-# 3.38 parsers reject them as syntax errors). A later `@module dbparser`
-# switches both names back, and the two modules then run side by side.
+# syslog-ng uses after `@module patterndb`, even with syslog-ng's own
+# (libdbparser.so in 3.x, libcorrelation.so in 4.x; it provides both names)
+# in the same module path, whatever the module path order. The proof is an
+# option only ours has: context-limit(), which syslog-ng's own parsers
+# reject as a syntax error (3.38 and 4.8; 4.8's db-parser() has prefix()
+# too). A later `@module dbparser` (`@module correlation`) switches both
+# names back, and the two modules then run side by side.
 # Only module_info and the init function are exported.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
@@ -31,7 +32,7 @@ parser p_group {
   grouping-by(key("\${PID}") trigger("1" == "1") timeout(30) context-limit(1000)
               aggregate(value("MESSAGE" "grouped \$(context-length)")) inject-mode(pass-through));
 };
-parser p_pdb { db-parser(file("$DB") prefix(".x.")); };
+parser p_pdb { db-parser(file("$DB") prefix(".x.") context-limit(1000)); };
 destination d_pdb { file("$T/pdb.log" template("\${.x.user} \${.classifier.class}\n")); };
 destination d_group { file("$T/group.log" template("\$MSG\n")); };
 log { source(s_local); parser(p_pdb); destination(d_pdb); };
@@ -66,7 +67,7 @@ cat >"$T/autoload.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 source s_local { unix-stream("$T/sock"); };
 destination d_pdb { file("$T/pdb.log" template("\${.x.user} \${.classifier.rule_id}\n")); };
-log { source(s_local); parser { patterndb(file("$DB") prefix(".x.")); }; destination(d_pdb); };
+log { source(s_local); parser { patterndb(file("$DB") prefix(".x.") context-limit(1000)); }; destination(d_pdb); };
 CONF
 rm -f "$T/pdb.log"
 if daemon_start "$T/autoload.conf" c; then
@@ -94,11 +95,11 @@ if [ "$rc" -ne 0 ] && echo "$out" | grep -q "inject-mode"; then
 else
   not_ok "an unknown inject-mode() is a syntax error naming the option"; diag "rc=$rc $out"
 fi
-printf "@version: $SNG_CONFIG_VERSION\\n@module $STOCK_PDB_MODULE\\n"'parser p { db-parser(file("/nonexistent/pdb.xml") prefix("p.")); };\n' >"$T/deb.conf"
+printf "@version: $SNG_CONFIG_VERSION\\n@module $STOCK_PDB_MODULE\\n"'parser p { db-parser(file("/nonexistent/pdb.xml") context-limit(5)); };\n' >"$T/deb.conf"
 if "$SYSLOG_NG_BIN" --no-caps --module-path="$SYSTEM_MODULE_DIR" -s -f "$T/deb.conf" >"$T/deb.out" 2>&1; then
-  not_ok "Debian's db-parser() rejects prefix() (so prefix() proves the selection)"
+  not_ok "Debian's db-parser() rejects context-limit() (so context-limit() proves the selection)"
 else
-  ok "Debian's db-parser() rejects prefix() (so prefix() proves the selection)"
+  ok "Debian's db-parser() rejects context-limit() (so context-limit() proves the selection)"
 fi
 
 # `@module dbparser` after ours: syslog-ng's db-parser() and grouping-by()

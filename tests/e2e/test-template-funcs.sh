@@ -17,7 +17,7 @@ FIELDS='${usracct.sessionid}|${usracct.device}|${twice}|${tty_base}|${num}|${str
 cat >"$T/syslog-ng.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_local { unix-stream("$T/sock" flags(no-parse)); };
 parser p_split { csv-parser(columns("PROGRAM", "MESSAGE") delimiters(chars("\t"))); };
 parser p_pdb { db-parser(file("$DB")); };

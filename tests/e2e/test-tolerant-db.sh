@@ -45,7 +45,7 @@ for flavour in ref ours; do
     echo "@version: $SNG_CONFIG_VERSION"
     [ "$flavour" = ours ] && echo '@module patterndb'
     cat <<CONF
-options { keep-hostname(yes); stats-freq(0); };
+options { keep-hostname(yes); $SNG_STATS_OFF };
 source s { unix-stream("$dir/sock" flags(expect-hostname)); };
 parser p { db-parser(file("$DB")); };
 destination d { file("$dir/out.log" template("$OUT_TEMPLATE")); };

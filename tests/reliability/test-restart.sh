@@ -63,7 +63,7 @@ mkdir -p "$T/buf"
 cat >"$T/a.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_in { file("$T/in.log" follow-freq(0.1) log-iw-size(100)); };
 destination d_b {
   network("127.0.0.1" port($PORT) transport(tcp) so-sndbuf(8192)
@@ -74,7 +74,7 @@ log { source(s_in); parser { db-parser(file("$T/db.xml")); }; destination(d_b); 
 CONF
 cat >"$T/b.conf" <<CONF
 @version: $SNG_CONFIG_VERSION
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_net { network(ip(127.0.0.1) port($PORT) transport(tcp) flags(no-parse) so-rcvbuf(8192)); };
 destination d_out { file("$T/out.log" template("\$MSG\n")); };
 log { source(s_net); destination(d_out); };

@@ -16,6 +16,10 @@
  *                             held (3.x's force flag set)
  *   pdb_sng_parser_template() a LogParser's message-template(), or NULL
  *   pdb_sng_template_text()   the text a LogTemplate was compiled from
+ *   pdb_sng_config_is_4x()    TRUE when the configuration has syslog-ng 4.x
+ *                             semantics (@version 4.0 or later; 3.38 takes
+ *                             that too), where 4.x's own parsers behave
+ *                             otherwise (doc/syslog-ng-versions.md)
  */
 #ifndef PDB_SNG_COMPAT_H
 #define PDB_SNG_COMPAT_H
@@ -84,6 +88,12 @@ pdb_sng_template_text(const LogTemplate *template)
 #else
   return template->template;
 #endif
+}
+
+static inline gboolean
+pdb_sng_config_is_4x(GlobalConfig *cfg)
+{
+  return !cfg_is_config_version_older(cfg, VERSION_VALUE_4_0);
 }
 
 #endif
