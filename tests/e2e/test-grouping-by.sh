@@ -100,8 +100,16 @@ run_case trigger \
 same trigger out.log
 check_eq "trigger: aggregates of the process-scoped contexts (pid 2 kept apart, where() excluded n=4)" \
   "agg n=3 first= prev=1 gone=;agg n=2 first= prev= gone=;" "$(msgs trigger)"
-check "trigger: last-message inherits the last message's tags and pairs, values override, .classifier.context_id set" \
-  grep -q '"kv":{"n":"99","k":"a"},"_classifier":{"context_id":"a"}} tags=agg,t2,.source.s$' "$T/trigger-ours/out.log"
+# .classifier.context_id: set by 3.x's grouping-by(), not by 4.x's (whose
+# format-json also writes TRANSPORT and MSGFORMAT)
+case $SNG_CONFIG_VERSION in
+  3.*) trigger_pairs='"kv":{"n":"99","k":"a"},"_classifier":{"context_id":"a"}}' ;;
+  *) trigger_pairs='"kv":{"n":"99","k":"a"},"TRANSPORT"' ;;
+esac
+trigger_line=$(grep -F "$trigger_pairs" "$T/trigger-ours/out.log" | grep ' tags=agg,t2,.source.s$')
+check "trigger: last-message inherits the last message's tags and pairs, values override, .classifier.context_id as the daemon's" \
+  test -n "$trigger_line"
+[ -n "$trigger_line" ] || diag "out.log: $(cat "$T/trigger-ours/out.log")"
 
 # 2. sort-key() orders the context before having() and the values; having()
 #    sees the sorted context; inherit-mode(context) (the default) takes the
@@ -302,7 +310,10 @@ if daemon_start "$T/prefix-ours/syslog-ng.conf" prefix-d; then
   daemon_stop
 fi
 touch "$T/prefix-ours/out.log"
-check "prefix: the value is g.count" grep -q '| {"g":{"count":"2"}} tags=$' "$T/prefix-ours/out.log"
+# $(context-length) is text in 3.x, an integer in 4.x
+case $SNG_CONFIG_VERSION in 3.*) count='"2"' ;; *) count=2 ;; esac
+check "prefix: the value is g.count" grep -qF "| {\"g\":{\"count\":$count}} tags=" "$T/prefix-ours/out.log"
+grep -qF "| {\"g\":{\"count\":$count}} tags=" "$T/prefix-ours/out.log" || diag "out.log: $(cat "$T/prefix-ours/out.log")"
 
 # 8. Configuration errors, as syslog-ng's: key(), timeout() and aggregate() are mandatory.
 for missing in 'key("${kv.k}")' 'timeout(5)' 'aggregate(value("MESSAGE" "x"))'; do
