@@ -30,6 +30,7 @@ marker=etc/pdb-trixie-root
 packages="build-essential autoconf automake libtool pkg-config bison flex python3 git
   ca-certificates procps time syslog-ng-core syslog-ng-dev libglib2.0-dev libxml2-dev
   libxml2-utils libpcre2-dev libjson-c-dev libcriterion-dev
+  libestr0 libfastjson4 liblognorm5
   dpkg-dev debhelper lintian fakeroot"
 
 say() { printf '== trixie-root: %s\n' "$*" >&2; }
