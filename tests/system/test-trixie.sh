@@ -5,10 +5,13 @@
 #
 # Copies this tree (the files git does not ignore) into the root, builds it
 # there with warnings as errors (build-trixie, kept between runs, so the
-# build is incremental) and runs `make check`. Prints TAP: the root, the
-# configure and the build as one test each, then every result of
-# `make check` (PASS and SKIP as ok, FAIL, ERROR and XPASS as not ok), so
-# that tests/run-all.sh adds them to its totals.
+# build is incremental) and runs `make check`; then builds, lints, installs,
+# smoke-tests and purges the Debian packages there with
+# tests/system/test-debian-package.sh (PDB_TRIXIE_NO_PACKAGE=1 leaves that
+# out). Prints TAP: the root, the configure and the build as one test each,
+# every result of `make check` (PASS and SKIP as ok, FAIL, ERROR and XPASS
+# as not ok) and of the package suite, so that tests/run-all.sh adds them to
+# its totals.
 #
 # Skips itself when PDB_SKIP_TRIXIE is set, when not root, or without git.
 # Env: PDB_TRIXIE_ROOT (default /srv/roots/trixie), PDB_DEBIAN_MIRROR.
@@ -61,5 +64,24 @@ while IFS= read -r line; do
 done < <(grep -E '^(PASS|SKIP|XFAIL|FAIL|ERROR|XPASS):' "$TEST_TMPDIR/check.log")
 sed -n '/^# TOTAL:/,/^# ERROR:/p' "$TEST_TMPDIR/check.log"
 grep -E '^(FAIL|ERROR):' "$TEST_TMPDIR/check.log" | head -40 | sed 's/^/# /'
+
+# The Debian packages built, linted, installed, smoke-tested and purged in
+# the root (test-debian-package.sh on a git snapshot of the copy; its
+# distcheck runs on the host only).
+[ -n "${PDB_TRIXIE_NO_PACKAGE:-}" ] && { done_testing; exit; }
+in_root "rm -rf /root/pkgsrc && mkdir /root/pkgsrc &&
+         tar -C /root/patterndb --exclude=./build-trixie -cf - . | tar -C /root/pkgsrc -xf - &&
+         cd /root/pkgsrc && git init -q && git add -A &&
+         git -c user.name=ci -c user.email=ci@localhost commit -qm snapshot &&
+         top_srcdir=/root/pkgsrc PDB_SKIP_DISTCHECK=1 bash tests/system/test-debian-package.sh" \
+  "$TEST_TMPDIR/package.log"
+grep -q '^1\.\.' "$TEST_TMPDIR/package.log" || not_ok "4.8 package: test-debian-package.sh printed no plan"
+while IFS= read -r line; do
+  case $line in
+    "ok "*) ok "4.8 package: ${line#ok * - }" ;;
+    "not ok "*) not_ok "4.8 package: ${line#not ok * - }" ;;
+    "#"*) echo "$line" ;;
+  esac
+done <"$TEST_TMPDIR/package.log"
 
 done_testing
