@@ -68,7 +68,9 @@ slowest_suites() {
 }
 
 # System suites (tests/system/test-*.sh) need the whole tree at once, e.g.
-# building and installing the Debian packages. Each prints TAP.
+# building and installing the Debian packages, or test-trixie.sh: the build,
+# `make check` and the packages against syslog-ng 4.8 in a Debian 13 root
+# (PDB_SKIP_TRIXIE=1 leaves that out). Each prints TAP.
 run_system_suites() {
   local t out p f
   for t in "$top"/tests/system/test-*.sh; do

@@ -11,9 +11,9 @@ e2e_setup
 T=$TEST_TMPDIR
 DB="$top_srcdir/tests/correlation/e2e-corr.xml"
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_local { unix-stream("$T/sock"); };
 source s_int { internal(); };
 destination d_pass { file("$T/pass.log" template("\$MSG|\$TAGS\n")); };

@@ -19,7 +19,7 @@
 . "$top_srcdir/tests/e2e/daemon.sh"
 . "$top_srcdir/tests/correlation/scenario.sh"
 e2e_setup
-[ -f "$SYSTEM_MODULE_DIR/libdbparser.so" ] || skip_all "syslog-ng's own libdbparser.so is not installed"
+[ -f "$SYSTEM_MODULE_DIR/$STOCK_PDB_SO" ] || skip_all "syslog-ng's own $STOCK_PDB_SO is not installed"
 python3 -c 'import socket' 2>/dev/null || skip_all "python3 not installed"
 
 T=$TEST_TMPDIR
@@ -39,10 +39,10 @@ done
 write_conf() {
   local module=$1 out=$2 name tmpl
   mkdir -p "$out"
-  echo "@version: 3.38"
+  echo "@version: $SNG_CONFIG_VERSION"
   echo "@module $module"
   echo "@module json-plugin"
-  echo "options { stats-freq(0); keep-hostname(yes); };"
+  echo "options { $SNG_STATS_OFF keep-hostname(yes); };"
   for name in "${names[@]}"; do
     tmpl=$(sed 's/\\/\\\\/g; s/"/\\"/g' "$T/$name/template")
     tmpl=${tmpl//\\\\n/\\n}
@@ -92,14 +92,24 @@ FLUSH="<13>$(date -u +%Y-%m-%dT%H:%M:%S)+00:00 flush flush[1]: end of input"
 if ! run_daemon patterndb "$T/ours"; then
   not_ok "syslog-ng starts with our db-parser()"; done_testing; exit 1
 fi
-if ! run_daemon dbparser "$T/stock"; then
+if ! run_daemon "$STOCK_PDB_MODULE" "$T/stock"; then
   not_ok "syslog-ng starts with its own db-parser()"; done_testing; exit 1
 fi
 
+# Where 4.x's own db-parser() gives other output (doc/syslog-ng-versions.md).
+declare -A sng4_differs=(
+  [action-values-chain.t]=1 [action-values-chain.nv]=1 [action-values-chain.agg]=1
+  [context-id-values.nv]=1 [context-length.nv]=1 [inherit-none.nv]=1
+)
 for name in "${names[@]}"; do
   # no generated message, no .agg file
   touch -a "$T/stock/$name.agg" "$T/ours/$name.agg"
   for kind in t nv agg; do
+    if [ -n "${sng4_differs[$name.$kind]:-}" ] &&
+       sng4_skip "$name ($kind): same output as syslog-ng's own db-parser()" \
+         "4.x types template results (\$(context-length) is an integer, an unset value null) and has no int64() cast"; then
+      continue
+    fi
     if [ -f "$T/stock/$name.$kind" ] && cmp -s "$T/stock/$name.$kind" "$T/ours/$name.$kind"; then
       ok "$name ($kind): same output as syslog-ng's own db-parser()"
     else

@@ -13,9 +13,9 @@ e2e_setup
 T=$TEST_TMPDIR
 DB="$top_srcdir/tests/e2e/data/basic.xml"
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { threaded(yes); stats-freq(0); };
+options { threaded(yes); $SNG_STATS_OFF };
 source s_local { unix-stream("$T/sock"); };
 
 parser p_pdb { db-parser(file("$DB")); };

@@ -18,9 +18,9 @@ sed -e "s|@LIST@|$FDIR/users.list|g" -e "s/context-timeout='60'/context-timeout=
 
 write_conf() {   # write_conf NAME MODULE-LINE
   cat >"$T/$1.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 $2
-options { stats-freq(0); keep-hostname(yes); };
+options { $SNG_STATS_OFF keep-hostname(yes); };
 source s { unix-stream("$T/$1.sock" flags(expect-hostname)); };
 destination d { file("$T/$1.log" template("\$MSG|\${.classifier.rule_id}|\$PRI|\$HOST\n")); };
 log { source(s); parser { db-parser(file("$T/db.xml") inject-mode(pass-through)); }; destination(d); };

@@ -75,7 +75,7 @@ fi
 rm -rf "$T/log"; mkdir -p "$T/log"
 relocate "$top_srcdir/contrib/scl/patterndb/patterndb.conf" "$T/scl-patterndb.conf"
 {
-  printf '@version: 3.38\n@include "scl.conf"\n@include "%s"\n' "$T/scl-patterndb.conf"
+  printf '@version: %s\n@include "scl.conf"\n@include "%s"\n' "$SNG_CONFIG_VERSION" "$T/scl-patterndb.conf"
   printf 'source s_src { unix-stream("%s"); };\n' "$T/sock"
   sed "s|/var/log/|$T/log/|g" "$top_srcdir/debian/examples/patterndb-classify.conf"
 } >"$T/snippet.conf"

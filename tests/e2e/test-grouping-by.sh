@@ -18,7 +18,7 @@ e2e_setup
 T=$TEST_TMPDIR
 OURS_PATH=$MODULE_PATH
 REF_PATH=$SYSTEM_MODULE_DIR
-[ -f "$REF_PATH/libdbparser.so" ] || skip_all "no libdbparser.so in $REF_PATH (the reference grouping-by())"
+[ -f "$REF_PATH/$STOCK_PDB_SO" ] || skip_all "no $STOCK_PDB_SO in $REF_PATH (the reference grouping-by())"
 plan 31
 
 # Input lines: RFC 3164 with a host name, stamped an hour ago plus OFFSET
@@ -35,10 +35,10 @@ write_conf() {
   local flavour=$1 name=$2 body=$3 dir=$T/$2-$1
   mkdir -p "$dir"
   {
-    echo '@version: 3.38'
+    echo "@version: $SNG_CONFIG_VERSION"
     [ "$flavour" = ours ] && echo '@module patterndb'
     cat <<CONF
-options { keep-hostname(yes); stats-freq(0); };
+options { keep-hostname(yes); $SNG_STATS_OFF };
 source s { unix-stream("$dir/sock" flags(expect-hostname)); };
 parser p { kv-parser(prefix("kv.")); $body };
 destination d { file("$dir/out.log" template("$OUT_TEMPLATE")); };
@@ -100,8 +100,16 @@ run_case trigger \
 same trigger out.log
 check_eq "trigger: aggregates of the process-scoped contexts (pid 2 kept apart, where() excluded n=4)" \
   "agg n=3 first= prev=1 gone=;agg n=2 first= prev= gone=;" "$(msgs trigger)"
-check "trigger: last-message inherits the last message's tags and pairs, values override, .classifier.context_id set" \
-  grep -q '"kv":{"n":"99","k":"a"},"_classifier":{"context_id":"a"}} tags=agg,t2,.source.s$' "$T/trigger-ours/out.log"
+# .classifier.context_id: set by 3.x's grouping-by(), not by 4.x's (whose
+# format-json also writes TRANSPORT and MSGFORMAT)
+case $SNG_CONFIG_VERSION in
+  3.*) trigger_pairs='"kv":{"n":"99","k":"a"},"_classifier":{"context_id":"a"}}' ;;
+  *) trigger_pairs='"kv":{"n":"99","k":"a"},"TRANSPORT"' ;;
+esac
+trigger_line=$(grep -F "$trigger_pairs" "$T/trigger-ours/out.log" | grep ' tags=agg,t2,.source.s$')
+check "trigger: last-message inherits the last message's tags and pairs, values override, .classifier.context_id as the daemon's" \
+  test -n "$trigger_line"
+[ -n "$trigger_line" ] || diag "out.log: $(cat "$T/trigger-ours/out.log")"
 
 # 2. sort-key() orders the context before having() and the values; having()
 #    sees the sorted context; inherit-mode(context) (the default) takes the
@@ -199,7 +207,7 @@ check_eq "reload: the context opened before SIGHUP is closed after it with both 
 dir=$T/copies-ours
 mkdir -p "$dir"
 cat >"$dir/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s { unix-stream("$dir/sock" flags(expect-hostname)); };
 parser p { kv-parser(prefix("kv.")); grouping-by(key("\${kv.k}") trigger(message("close")) timeout(60)
@@ -302,7 +310,10 @@ if daemon_start "$T/prefix-ours/syslog-ng.conf" prefix-d; then
   daemon_stop
 fi
 touch "$T/prefix-ours/out.log"
-check "prefix: the value is g.count" grep -q '| {"g":{"count":"2"}} tags=$' "$T/prefix-ours/out.log"
+# $(context-length) is text in 3.x, an integer in 4.x
+case $SNG_CONFIG_VERSION in 3.*) count='"2"' ;; *) count=2 ;; esac
+check "prefix: the value is g.count" grep -qF "| {\"g\":{\"count\":$count}} tags=" "$T/prefix-ours/out.log"
+grep -qF "| {\"g\":{\"count\":$count}} tags=" "$T/prefix-ours/out.log" || diag "out.log: $(cat "$T/prefix-ours/out.log")"
 
 # 8. Configuration errors, as syslog-ng's: key(), timeout() and aggregate() are mandatory.
 for missing in 'key("${kv.k}")' 'timeout(5)' 'aggregate(value("MESSAGE" "x"))'; do

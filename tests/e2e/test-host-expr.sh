@@ -31,7 +31,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
-for m in dbparser cryptofuncs json-plugin kvformat; do
+for m in $STOCK_PDB_MODULE cryptofuncs json-plugin kvformat; do
   [ -f "$SYSTEM_MODULE_DIR/lib$m.so" ] || skip_all "syslog-ng module $m not installed"
 done
 [ -x /usr/bin/pdbtool ] || skip_all "pdbtool not installed"
@@ -143,12 +143,12 @@ XML
 
 # one configuration, $MODULE replaced: ours or 3.38's own db-parser()
 cat >"$T/conf.in" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module MODULE
 @module cryptofuncs
 @module json-plugin
 @module kvformat
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_local { unix-stream("$T/sock"); };
 filter f_vip { match("^(bob|dave)\$" value("user")); };
 destination d_out {
@@ -157,7 +157,7 @@ destination d_out {
 log { source(s_local); parser { db-parser(file("$T/funcs.xml") inject-mode(pass-through)); }; destination(d_out); };
 CONF
 sed -e 's/MODULE/patterndb/' -e 's/OUT/ours.log/' "$T/conf.in" >"$T/ours.conf"
-sed -e 's/MODULE/dbparser/' -e 's/OUT/stock.log/' "$T/conf.in" >"$T/stock.conf"
+sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/stock.log/' "$T/conf.in" >"$T/stock.conf"
 
 LINES=(
   "<13>Jan  1 00:00:00 authd[1]: login bob from 10.1.2.3 port 22"
@@ -201,8 +201,11 @@ tags_sorted() {
          for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++) if (t[b] < t[a]) { x = t[a]; t[a] = t[b]; t[b] = x }
          s = "tags="; for (a = 1; a <= n; a++) s = s (a > 1 ? "," : "") t[a]; $i = s } print }' "$1" 2>/dev/null
 }
+typed_reason="4.x keeps the types of template function results (\$(context-length), \$(+), \$(format-json), casts) in <value>s; the engine's expression backend returns text"
+sng4_skip "the same lines (values, context-ids, match and timeout actions), in any order" "$typed_reason" ||
 check_eq "the same lines (values, context-ids, match and timeout actions), in any order" \
   "$(tags_sorted "$T/stock.log" | sort)" "$(tags_sorted "$T/ours.log" | sort)"
+sng4_skip "the same lines in the same order, timeout messages aside" "$typed_reason" ||
 check_eq "the same lines in the same order, timeout messages aside" \
   "$(tags_sorted "$T/stock.log" | grep -v 'msg=closed\|msg=expired')" \
   "$(tags_sorted "$T/ours.log" | grep -v 'msg=closed\|msg=expired')"
@@ -262,7 +265,7 @@ cat >"$T/live.in" <<'XML'
 XML
 cp "$T/live.in" "$T/live.xml"
 cat >"$T/live.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 @module cryptofuncs
 source s_local { unix-stream("$T/sock"); };
@@ -322,7 +325,7 @@ BASIC_LINES=(
 printf '%s\n' "${BASIC_LINES[@]}" >"$T/basic.in"
 TMPL='${.classifier.rule_id}|${a}|${b}|${c}|${d}'
 cat >"$T/basic.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/basic.log" template("$(printf '%s' "$TMPL" | sed 's/\$/\\$/g')\n")); };
@@ -336,7 +339,10 @@ if daemon_start "$T/basic.conf" basic; then
   wait_lines "$T/basic.log" 3 10
   daemon_stop
 fi
-if [ -n "$from_pdbtool" ] && [ "$from_pdbtool" = "$from_tool" ] && [ "$from_tool" = "$(cat "$T/basic.log" 2>/dev/null)" ]; then
+if sng4_skip "the tool, the daemon and pdbtool give the same values" \
+     "the tool follows pdbtool 3.38 (\$(if) on an unset value differs in 4.x's pdbtool and daemon)"; then
+  :
+elif [ -n "$from_pdbtool" ] && [ "$from_pdbtool" = "$from_tool" ] && [ "$from_tool" = "$(cat "$T/basic.log" 2>/dev/null)" ]; then
   ok "the tool, the daemon and pdbtool give the same values"
 else
   not_ok "the tool, the daemon and pdbtool give the same values"
@@ -348,14 +354,14 @@ fi
 # daemons: what the match actions and the classification write is the
 # same (its timeouts are longer than this run).
 cat >"$T/corr.in" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module MODULE
 source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} \${MESSAGE}\n")); };
 log { source(s_local); parser { db-parser(file("$top_srcdir/tests/correlation/corr.xml")); }; destination(d_out); };
 CONF
 sed -e 's/MODULE/patterndb/' -e 's/OUT/corr-ours.log/' "$T/corr.in" >"$T/corr-ours.conf"
-sed -e 's/MODULE/dbparser/' -e 's/OUT/corr-stock.log/' "$T/corr.in" >"$T/corr-stock.conf"
+sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/corr-stock.log/' "$T/corr.in" >"$T/corr-stock.conf"
 # a local socket carries no timestamp or hostname of these forms: program and message only
 mapfile -t CORR_LINES < <(sed 's/^<[0-9]*>[^ ]* [^ ]* //' "$top_srcdir/tests/correlation/corr.messages")
 run_corr() {
@@ -437,7 +443,7 @@ cat >"$T/basic-funcs.xml" <<'XML'
 </patterndb>
 XML
 cat >"$T/bf.in" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module MODULE
 @module json-plugin
 source s_local { unix-stream("$T/sock"); };
@@ -445,7 +451,7 @@ destination d_out { file("$T/OUT" template("\$(format-json --scope none --key f.
 log { source(s_local); parser { db-parser(file("$T/basic-funcs.xml")); }; destination(d_out); };
 CONF
 sed -e 's/MODULE/patterndb/' -e 's/OUT/bf-ours.log/' "$T/bf.in" >"$T/bf-ours.conf"
-sed -e 's/MODULE/dbparser/' -e 's/OUT/bf-stock.log/' "$T/bf.in" >"$T/bf-stock.conf"
+sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/bf-stock.log/' "$T/bf.in" >"$T/bf-stock.conf"
 BF_LINES=("prog[1]: s x a 5 b 2.5 p /usr/local/bin t hello World" "prog[1]: s x a 7 b 1.2 p a/b t  two")
 run_bf() {
   daemon_start "$1" "$2" || return
@@ -457,7 +463,9 @@ MODULE_PATH="$SYSTEM_MODULE_DIR"
 run_bf "$T/bf-stock.conf" bf-stock bf-stock.log
 MODULE_PATH=$saved
 run_bf "$T/bf-ours.conf" bf-ours bf-ours.log
-if grep -q '"ctxvalues":"5,7"' "$T/bf-stock.log" 2>/dev/null \
+if sng4_skip "every basicfuncs function: the same values as 3.38's db-parser()" "$typed_reason"; then
+  :
+elif grep -q '"ctxvalues":"5,7"' "$T/bf-stock.log" 2>/dev/null \
    && [ "$(cat "$T/bf-stock.log")" = "$(cat "$T/bf-ours.log" 2>/dev/null)" ]; then
   ok "every basicfuncs function: the same values as 3.38's db-parser()"
 else

@@ -23,9 +23,9 @@ command -v loggen >/dev/null || skip_all "loggen not installed"
 
 use_db load-a
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { threaded(yes); stats-freq(0); log-fifo-size(20000); };
+options { threaded(yes); $SNG_STATS_OFF log-fifo-size(20000); };
 source s_one { unix-stream("$T/sock1" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 source s_two { unix-stream("$T/sock2" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 source s_three { unix-stream("$T/sock3" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };

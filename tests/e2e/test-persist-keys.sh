@@ -20,7 +20,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
-[ -f "$SYSTEM_MODULE_DIR/libdbparser.so" ] || skip_all "no stock dbparser module in $SYSTEM_MODULE_DIR"
+[ -f "$SYSTEM_MODULE_DIR/$STOCK_PDB_SO" ] || skip_all "no stock $STOCK_PDB_MODULE module in $SYSTEM_MODULE_DIR"
 
 T=$TEST_TMPDIR
 DB="$T/corr.xml"
@@ -47,7 +47,7 @@ GB='key("${kv.k}") timeout(3) aggregate(value("MESSAGE" "A ${kv.k}@1 n=$(context
 # expression.
 conf() {
   cat <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module $1
 source s_a { unix-stream("$T/a.sock"); };
 source s_b { unix-stream("$T/b.sock"); };
@@ -87,8 +87,12 @@ rows=(
 plan $((${#rows[@]} + 10))
 for row in "${rows[@]}"; do
   IFS='|' read -r what a b defs <<<"$row"
-  want=$(starts dbparser "$a" "$b" "$defs")
+  want=$(starts "$STOCK_PDB_MODULE" "$a" "$b" "$defs")
   got=$(starts patterndb "$a" "$b" "$defs")
+  if [ "$what" = "two inline db-parser(), same file, same persist-name()" ] &&
+     sng4_skip "as the daemon: $what" "4.x's db-parser() starts with two parsers of one persist-name(), ours refuses them as 3.38 does"; then
+    continue
+  fi
   check_eq "as 3.38: $what" "$want" "$got"
 done
 

@@ -49,7 +49,7 @@ XML
 put() { rules_db "$2" "$3" >"$1.tmp" && mv "$1.tmp" "$1"; }
 
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 options { time-reopen(1); };
 source s_glob { unix-stream("$T/glob.sock"); };

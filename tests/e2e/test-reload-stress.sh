@@ -28,9 +28,9 @@ DAEMON_ENV="$DAEMON_ENV PATTERNDB_CHECK_INTERVAL=1"
 
 use_db 0
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { threaded(yes); stats-freq(0); log-fifo-size(20000); };
+options { threaded(yes); $SNG_STATS_OFF log-fifo-size(20000); };
 source s_one { unix-stream("$T/sock1" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 source s_two { unix-stream("$T/sock2" flags(expect-hostname) max-connections(10) log-iw-size(20000)); };
 parser p_pdb { db-parser(file("$DB")); };
@@ -92,9 +92,9 @@ for i in 0 1 2 3 4 5 6 7 8 9; do
   tmpl="$tmpl\${p$i.seq} "
 done
 cat >"$T/many.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_one { unix-stream("$T/sock9" flags(expect-hostname)); };
 $parsers
 destination d_out { file("$T/many.log" template("$tmpl\n")); };

@@ -19,7 +19,7 @@ version_db() {
 }
 conf() {
   cat <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/out.log" template("\${.classifier.rule_id} \${user}\n")); };

@@ -34,10 +34,12 @@ XML
 }
 
 write_conf() {   # write_conf LEVEL
+  local level="stats-level($1);"
+  case $SNG_CONFIG_VERSION in 3.*) ;; *) level="stats(level($1));" ;; esac
   cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); stats-level($1); };
+options { $SNG_STATS_OFF $level };
 source s_local { unix-stream("$T/sock" flags(no-parse) max-connections(10)); };
 parser p_split { csv-parser(columns("PROGRAM", "MESSAGE") delimiters(chars("\t"))); };
 parser p_pdb { db-parser(file("$T/db.xml") drop-unmatched(yes)); };

@@ -8,7 +8,7 @@ e2e_setup
 T=$TEST_TMPDIR
 DB="$top_srcdir/tests/e2e/data/basic.xml"
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @include "$top_srcdir/contrib/scl/patterndb/patterndb.conf"
 source s_local { unix-stream("$T/sock"); };
 destination d_pfx { file("$T/prefix.log" template("\${.pdb.user} \${.classifier.class}\n")); };

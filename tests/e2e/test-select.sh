@@ -1,11 +1,12 @@
 #!/bin/bash
 # tests/e2e/test-select.sh: our db-parser() and grouping-by() are the ones
-# syslog-ng uses after `@module patterndb`, even with Debian's
-# libdbparser.so (which provides both names) in the same module path,
-# whatever the module path order. The proof is options only ours have:
-# prefix() for db-parser() and context-limit() for grouping-by() (Debian's
-# 3.38 parsers reject them as syntax errors). A later `@module dbparser`
-# switches both names back, and the two modules then run side by side.
+# syslog-ng uses after `@module patterndb`, even with syslog-ng's own
+# (libdbparser.so in 3.x, libcorrelation.so in 4.x; it provides both names)
+# in the same module path, whatever the module path order. The proof is an
+# option only ours has: context-limit(), which syslog-ng's own parsers
+# reject as a syntax error (3.38 and 4.8; 4.8's db-parser() has prefix()
+# too). A later `@module dbparser` (`@module correlation`) switches both
+# names back, and the two modules then run side by side.
 # Only module_info and the init function are exported.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
@@ -17,21 +18,21 @@ plan 11
 
 exports=$(nm -D --defined-only "$MODULE_SO" | awk '{print $3}' | sort | tr '\n' ' ')
 check_eq "only module_info and patterndb_module_init are exported" "module_info patterndb_module_init " "$exports"
-check "Debian's libdbparser.so is in the module path (so the test means something)" \
-  test -f "$SYSTEM_MODULE_DIR/libdbparser.so"
+check "Debian's $STOCK_PDB_SO is in the module path (so the test means something)" \
+  test -f "$SYSTEM_MODULE_DIR/$STOCK_PDB_SO"
 
 # grouping-by() comes first (with context-limit(), which only ours parses);
 # its trigger closes each context at once, so the aggregate shows up
 # immediately.
 cat >"$T/group-first.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s_local { unix-stream("$T/sock"); };
 parser p_group {
   grouping-by(key("\${PID}") trigger("1" == "1") timeout(30) context-limit(1000)
               aggregate(value("MESSAGE" "grouped \$(context-length)")) inject-mode(pass-through));
 };
-parser p_pdb { db-parser(file("$DB") prefix(".x.")); };
+parser p_pdb { db-parser(file("$DB") prefix(".x.") context-limit(1000)); };
 destination d_pdb { file("$T/pdb.log" template("\${.x.user} \${.classifier.class}\n")); };
 destination d_group { file("$T/group.log" template("\$MSG\n")); };
 log { source(s_local); parser(p_pdb); destination(d_pdb); };
@@ -63,10 +64,10 @@ MODULE_PATH=$saved
 
 # Without @module: the name patterndb() is ours alone and autoloads us.
 cat >"$T/autoload.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 source s_local { unix-stream("$T/sock"); };
 destination d_pdb { file("$T/pdb.log" template("\${.x.user} \${.classifier.rule_id}\n")); };
-log { source(s_local); parser { patterndb(file("$DB") prefix(".x.")); }; destination(d_pdb); };
+log { source(s_local); parser { patterndb(file("$DB") prefix(".x.") context-limit(1000)); }; destination(d_pdb); };
 CONF
 rm -f "$T/pdb.log"
 if daemon_start "$T/autoload.conf" c; then
@@ -80,7 +81,7 @@ fi
 
 # syntax check: the options only ours has parse; a wrong inject-mode() does not.
 cat >"$T/opts.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 parser p { db-parser(file("/nonexistent/pdb.xml") drop_unmatched(no) inject-mode(aggregate-only)
                      persist-name("x") program_template("\$PROGRAM") template("\$MSG") prefix("p.")); };
@@ -94,19 +95,19 @@ if [ "$rc" -ne 0 ] && echo "$out" | grep -q "inject-mode"; then
 else
   not_ok "an unknown inject-mode() is a syntax error naming the option"; diag "rc=$rc $out"
 fi
-printf '@version: 3.38\n@module dbparser\nparser p { db-parser(file("/nonexistent/pdb.xml") prefix("p.")); };\n' >"$T/deb.conf"
+printf "@version: $SNG_CONFIG_VERSION\\n@module $STOCK_PDB_MODULE\\n"'parser p { db-parser(file("/nonexistent/pdb.xml") context-limit(5)); };\n' >"$T/deb.conf"
 if "$SYSLOG_NG_BIN" --no-caps --module-path="$SYSTEM_MODULE_DIR" -s -f "$T/deb.conf" >"$T/deb.out" 2>&1; then
-  not_ok "Debian's db-parser() rejects prefix() (so prefix() proves the selection)"
+  not_ok "Debian's db-parser() rejects context-limit() (so context-limit() proves the selection)"
 else
-  ok "Debian's db-parser() rejects prefix() (so prefix() proves the selection)"
+  ok "Debian's db-parser() rejects context-limit() (so context-limit() proves the selection)"
 fi
 
 # `@module dbparser` after ours: syslog-ng's db-parser() and grouping-by()
 # again (ours are not loaded twice, no symbol clashes), both working.
 cat >"$T/switch-back.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-@module dbparser
+@module $STOCK_PDB_MODULE
 source s_local { unix-stream("$T/sock"); };
 parser p_group {
   grouping-by(key("\${PID}") trigger("1" == "1") timeout(30)
@@ -124,18 +125,18 @@ if daemon_start "$T/switch-back.conf" d; then
   wait_lines "$T/pdb.log" 1 10
   wait_lines "$T/group.log" 1 10
   daemon_stop
-  check_eq "with @module dbparser after ours, both of syslog-ng's parsers work in one daemon" \
+  check_eq "with @module $STOCK_PDB_MODULE after ours, both of syslog-ng's parsers work in one daemon" \
     "bob system|grouped 2" "$(cat "$T/pdb.log" 2>&1)|$(cat "$T/group.log" 2>&1)"
 else
-  not_ok "with @module dbparser after ours, both of syslog-ng's parsers work in one daemon"
+  not_ok "with @module $STOCK_PDB_MODULE after ours, both of syslog-ng's parsers work in one daemon"
 fi
 sed 's/timeout(30)/timeout(30) context-limit(5)/' "$T/switch-back.conf" >"$T/switch-back-ours.conf"
 if syslog_ng -s -f "$T/switch-back-ours.conf" >/dev/null 2>&1; then
-  not_ok "with @module dbparser after ours, grouping-by() is syslog-ng's again (context-limit() rejected)"
+  not_ok "with @module $STOCK_PDB_MODULE after ours, grouping-by() is syslog-ng's again (context-limit() rejected)"
 else
-  ok "with @module dbparser after ours, grouping-by() is syslog-ng's again (context-limit() rejected)"
+  ok "with @module $STOCK_PDB_MODULE after ours, grouping-by() is syslog-ng's again (context-limit() rejected)"
 fi
-sed '/@module dbparser/d' "$T/switch-back-ours.conf" >"$T/ours-only.conf"
+sed "/@module $STOCK_PDB_MODULE/d" "$T/switch-back-ours.conf" >"$T/ours-only.conf"
 check "with only @module patterndb, grouping-by() is ours (context-limit() accepted)" \
   syslog_ng -s -f "$T/ours-only.conf"
 done_testing

@@ -15,9 +15,9 @@ DB="$top_srcdir/tests/differential/template-funcs-values.xml"
 PATTERNDB=$top_builddir/patterndb
 FIELDS='${usracct.sessionid}|${usracct.device}|${twice}|${tty_base}|${num}|${str}|${pad}|${lst}|${lst2}|${enc}|${each}|${typed}'
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_local { unix-stream("$T/sock" flags(no-parse)); };
 parser p_split { csv-parser(columns("PROGRAM", "MESSAGE") delimiters(chars("\t"))); };
 parser p_pdb { db-parser(file("$DB")); };

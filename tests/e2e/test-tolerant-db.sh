@@ -20,7 +20,7 @@ T=$TEST_TMPDIR
 OURS_PATH=$MODULE_PATH
 REF_PATH=$SYSTEM_MODULE_DIR
 DB=$top_srcdir/tests/e2e/data/tolerant.xml
-[ -f "$REF_PATH/libdbparser.so" ] || skip_all "no libdbparser.so in $REF_PATH (the reference db-parser())"
+[ -f "$REF_PATH/$STOCK_PDB_SO" ] || skip_all "no $STOCK_PDB_SO in $REF_PATH (the reference db-parser())"
 plan 7
 
 OUT_TEMPLATE='p=${PROGRAM} class=${.classifier.class} id=${.classifier.rule_id} | $(format-json --scope nv-pairs --scope dot-nv-pairs --exclude MESSAGE --exclude HOST --exclude PROGRAM --exclude PID --exclude SOURCE --exclude LEGACY_MSGHDR --exclude .unix.* --exclude HOST_FROM) tags=${TAGS}\n'
@@ -42,10 +42,10 @@ for flavour in ref ours; do
   dir=$T/$flavour
   mkdir -p "$dir"
   {
-    echo '@version: 3.38'
+    echo "@version: $SNG_CONFIG_VERSION"
     [ "$flavour" = ours ] && echo '@module patterndb'
     cat <<CONF
-options { keep-hostname(yes); stats-freq(0); };
+options { keep-hostname(yes); $SNG_STATS_OFF };
 source s { unix-stream("$dir/sock" flags(expect-hostname)); };
 parser p { db-parser(file("$DB")); };
 destination d { file("$dir/out.log" template("$OUT_TEMPLATE")); };

@@ -33,7 +33,7 @@ cron_db() {
 XML
 }
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/out.log" template("\${.classifier.class}/\${.classifier.rule_id}\n")); };

@@ -42,9 +42,9 @@ logged() {
 
 write_db "$DB" v0
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); log-fifo-size(20000); };
+options { $SNG_STATS_OFF log-fifo-size(20000); };
 source s_load { unix-stream("$T/load.sock" flags(expect-hostname) max-connections(4) log-iw-size(20000)); };
 source s_probe { unix-stream("$T/probe.sock" flags(expect-hostname)); };
 destination d_out { file("$T/out.log" template("\${SOURCE} \${.classifier.rule_id} \${thread} \${seq}\n")); };

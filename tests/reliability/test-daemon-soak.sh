@@ -111,9 +111,9 @@ rss_verdict() {
 version_db load-soak
 mkfifo "$T/fifo"
 cat >"$T/soak.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); log-fifo-size(2000); };
+options { $SNG_STATS_OFF log-fifo-size(2000); };
 source s_load { unix-stream("$T/sock" flags(expect-hostname) max-connections(1) log-iw-size(1000)); };
 destination d_fifo { pipe("$T/fifo" template("\${.classifier.rule_id} \${seq}\n")); };
 log { source(s_load); parser { db-parser(file("$T/db")); }; destination(d_fifo); flags(flow-control); };
@@ -173,9 +173,9 @@ version_db r-0
 # steps of about 1.6 MiB, then flat): bounded, but it would hide a small
 # leak. On the main thread alone the old database goes at once.
 cat >"$T/reload.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); threaded(no); };
+options { $SNG_STATS_OFF threaded(no); };
 source s_check { unix-stream("$T/sock2" flags(expect-hostname)); };
 destination d_out { file("$T/out.log" template("\${.classifier.rule_id} \${seq}\n")); };
 log { source(s_check); parser { db-parser(file("$T/db")); }; destination(d_out); };

@@ -76,7 +76,7 @@ version_db r-0
 # steps of one database per thread (not a leak; test-daemon-soak.sh measures
 # it) and the steps would hide a small per-reload leak.
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 options { threaded(no); };
 source s_local { unix-stream("$T/sock"); };

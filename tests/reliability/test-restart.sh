@@ -61,9 +61,9 @@ sed "s/id='load-a'/id='restart-rule'/" "$top_srcdir/tests/e2e/data/load.xml" >"$
 mkdir -p "$T/buf"
 : >"$T/in.log"
 cat >"$T/a.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
-options { stats-freq(0); };
+options { $SNG_STATS_OFF };
 source s_in { file("$T/in.log" follow-freq(0.1) log-iw-size(100)); };
 destination d_b {
   network("127.0.0.1" port($PORT) transport(tcp) so-sndbuf(8192)
@@ -73,8 +73,8 @@ destination d_b {
 log { source(s_in); parser { db-parser(file("$T/db.xml")); }; destination(d_b); flags(flow-control); };
 CONF
 cat >"$T/b.conf" <<CONF
-@version: 3.38
-options { stats-freq(0); };
+@version: $SNG_CONFIG_VERSION
+options { $SNG_STATS_OFF };
 source s_net { network(ip(127.0.0.1) port($PORT) transport(tcp) flags(no-parse) so-rcvbuf(8192)); };
 destination d_out { file("$T/out.log" template("\$MSG\n")); };
 log { source(s_net); destination(d_out); };

@@ -39,7 +39,7 @@ probe_both() {
 
 write_db v1
 cat >"$T/syslog-ng.conf" <<CONF
-@version: 3.38
+@version: $SNG_CONFIG_VERSION
 @module patterndb
 source s_one { unix-stream("$T/one.sock" flags(expect-hostname)); };
 source s_two { unix-stream("$T/two.sock" flags(expect-hostname)); };

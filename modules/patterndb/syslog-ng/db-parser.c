@@ -44,6 +44,7 @@
 #include "idle-tick.h"
 #include "rule-stats.h"
 #include "inject-mode.h"
+#include "sng-compat.h"
 
 #include "logmsg/nvtable.h"
 #include "scratch-buffers.h"
@@ -357,7 +358,7 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
   target.message = input;
   target.message_length = input_len;
   /* Without message-template() the input is $MESSAGE itself. */
-  if (!self->super.template)
+  if (!pdb_sng_parser_template(&self->super))
     target.message_handle = pdb_sng_direct_handle(msg, LM_V_MESSAGE);
 
   PdbResult result;
@@ -529,7 +530,7 @@ pdb_sng_parser_deinit(LogPipe *s)
   if (db)
     pdb_sng_db_set_stats(db, NULL);   /* while the stats registry still exists */
   if (db && cfg->persist && self->persist_key)
-    cfg_persist_config_add(cfg, self->persist_key, db, (GDestroyNotify) pdb_sng_db_unref, TRUE);
+    pdb_sng_persist_add(cfg, self->persist_key, db, (GDestroyNotify) pdb_sng_db_unref);
   else
     pdb_sng_db_unref(db);
   pdb_sng_tick_stop(&self->tick);
@@ -537,7 +538,7 @@ pdb_sng_parser_deinit(LogPipe *s)
     {
       gchar *key = pdb_sng_parser_corr_key(self);
 
-      cfg_persist_config_add(cfg, key, self->corr, (GDestroyNotify) pdb_correlation_free, TRUE);
+      pdb_sng_persist_add(cfg, key, self->corr, (GDestroyNotify) pdb_correlation_free);
       g_free(key);
     }
   else
@@ -553,7 +554,7 @@ pdb_sng_parser_clone(LogPipe *s)
   LogParser *clone = pdb_sng_parser_new(log_pipe_get_config(s));
   PdbSngParser *other = (PdbSngParser *) clone;
 
-  log_parser_set_template(clone, log_template_ref(self->super.template));
+  log_parser_set_template(clone, log_template_ref(pdb_sng_parser_template(&self->super)));
   pdb_sng_parser_set_files(clone, (const gchar *const *) self->files);
   pdb_sng_parser_set_prefix(clone, self->prefix);
   pdb_sng_parser_set_drop_unmatched(clone, self->drop_unmatched);

@@ -8,7 +8,9 @@
  * Behaviour follows syslog-ng 3.38's grouping-by() as observed in the
  * daemon (tests/e2e/test-grouping-by.sh runs both on the same input):
  * - every message that enters a context gets `.classifier.context_id` (the
- *   expanded key) and is write-protected (the context keeps it);
+ *   expanded key; not with a configuration of @version 4.0 or later, as
+ *   4.x's grouping-by() does not set it) and is write-protected (the
+ *   context keeps it);
  * - filters and templates run with the context as syslog-ng's own
  *   filter and template code sees one (messages oldest first, after the
  *   sort): `${name}@N` is N messages back, $(context-length) the count;
@@ -35,6 +37,7 @@
 #include "grouping-by.h"
 #include "idle-tick.h"
 #include "inject-mode.h"
+#include "sng-compat.h"
 #include "persist-keys.h"
 
 #include "correlation/grouping.h"
@@ -81,7 +84,7 @@ typedef struct _PdbGroupingBy
   gchar *persist_name;          /* persist-name(), or NULL */
 
   /* state */
-  NVHandle context_id_handle;
+  NVHandle context_id_handle;   /* 0: .classifier.context_id is not set */
   gchar *generated_name;        /* what syslog-ng's core sees (see pdb_gb_build_generated_name) */
   gchar *persist_key;           /* unique in the configuration (persist-keys.h) */
   PdbGrouping *state;           /* NULL outside init()..deinit() */
@@ -452,7 +455,8 @@ pdb_gb_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *path_optio
   GString *id = scratch_buffers_alloc();
   GString *key = scratch_buffers_alloc();
   log_template_format(self->key, msg, &options, id);
-  log_msg_set_value(msg, self->context_id_handle, id->str, id->len);
+  if (self->context_id_handle)
+    log_msg_set_value(msg, self->context_id_handle, id->str, id->len);
   pdb_gb_build_key(self, msg, id, key);
   /* the context keeps the message: later writers must copy it */
   log_msg_write_protect(msg);
@@ -488,7 +492,7 @@ pdb_gb_build_generated_name(PdbGroupingBy *self)
 {
   if (self->persist_name)
     return g_strdup_printf("grouping-by.%s(clone=%u)", self->persist_name, self->copy);
-  return g_strdup_printf("grouping-by(%s,scope=%u,clone=%u)", self->key ? self->key->template : "",
+  return g_strdup_printf("grouping-by(%s,scope=%u,clone=%u)", self->key ? pdb_sng_template_text(self->key) : "",
                          pdb_context_scope_fields(self->scope), self->copy);
 }
 
@@ -531,7 +535,8 @@ pdb_gb_init(LogPipe *s)
       || !pdb_gb_init_filter(self, self->trigger))
     return FALSE;
 
-  self->context_id_handle = log_msg_get_value_handle(".classifier.context_id");
+  self->context_id_handle = pdb_sng_config_is_4x(log_pipe_get_config(s))
+                            ? 0 : log_msg_get_value_handle(".classifier.context_id");
   g_free(self->generated_name);
   self->generated_name = pdb_gb_build_generated_name(self);
   gchar *base = g_strdup_printf("patterndb-%s", self->generated_name);
@@ -565,7 +570,7 @@ pdb_gb_deinit(LogPipe *s)
 
   pdb_sng_tick_stop(&self->tick);
   if (self->state && cfg->persist && self->persist_key)
-    cfg_persist_config_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free, TRUE);
+    pdb_sng_persist_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free);
   else
     pdb_grouping_free(self->state);
   self->state = NULL;

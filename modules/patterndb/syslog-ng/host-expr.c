@@ -16,6 +16,7 @@
  * changed file.
  */
 #include "host-expr.h"
+#include "sng-compat.h"
 #include "db/database.h"
 
 #include "template/templates.h"
@@ -38,6 +39,8 @@ static GMutex pdb_sng_host_expr_compile_lock;
 static PdbTypeHint
 pdb_sng_type_hint(LogMessageValueType type)
 {
+  if (pdb_sng_vt_is_int32(type))
+    return PDB_TYPE_HINT_INT32;
   switch (type)
     {
     case LM_VT_STRING:
@@ -46,9 +49,7 @@ pdb_sng_type_hint(LogMessageValueType type)
       return PDB_TYPE_HINT_JSON;
     case LM_VT_BOOLEAN:
       return PDB_TYPE_HINT_BOOLEAN;
-    case LM_VT_INT32:
-      return PDB_TYPE_HINT_INT32;
-    case LM_VT_INT64:
+    case PDB_SNG_VT_INTEGER:
       return PDB_TYPE_HINT_INT64;
     case LM_VT_DOUBLE:
       return PDB_TYPE_HINT_DOUBLE;

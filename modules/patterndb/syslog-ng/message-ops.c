@@ -21,6 +21,7 @@
  * process() returns.
  */
 #include "message-ops.h"
+#include "sng-compat.h"
 
 #include "logmsg/nvtable.h"
 #include "template/macros.h"
@@ -105,7 +106,7 @@ pdb_sng_value_type(PdbValueType type)
   switch (type)
     {
     case PDB_VALUE_INT64:
-      return LM_VT_INT64;
+      return PDB_SNG_VT_INTEGER;
     case PDB_VALUE_DOUBLE:
       return LM_VT_DOUBLE;
     case PDB_VALUE_STRING:
@@ -154,7 +155,7 @@ pdb_sng_get_with_type(PdbSngMessage *m, const gchar *name, gssize *length, LogMe
       GString *text = scratch_buffers_alloc();
       LogTemplateEvalOptions options = { m->template_options, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
 
-      log_macro_expand(macro, FALSE, &options, m->msg, text, type);
+      pdb_sng_macro_expand(macro, &options, m->msg, text, type);
       if (length)
         *length = text->len;
       return text->str;
@@ -179,10 +180,11 @@ pdb_sng_get(gpointer p, const gchar *name, gssize *length)
 PdbValueType
 pdb_sng_value_type_from(LogMessageValueType type)
 {
+  if (pdb_sng_vt_is_int32(type))
+    return PDB_VALUE_INT64;
   switch (type)
     {
-    case LM_VT_INT32:
-    case LM_VT_INT64:
+    case PDB_SNG_VT_INTEGER:
       return PDB_VALUE_INT64;
     case LM_VT_DOUBLE:
       return PDB_VALUE_DOUBLE;

@@ -3,9 +3,9 @@
  * rule-stats.h).
  */
 #include "rule-stats.h"
+#include "sng-compat.h"
 
 #include "stats/stats-registry.h"
-#include "stats/stats-cluster-logpipe.h"
 
 #define RULE_STATS_LEVEL 1
 #define TOTAL_STATS_LEVEL 0
@@ -26,7 +26,7 @@ struct _PdbSngRuleStats
 static void
 rule_stats_key(StatsClusterKey *key, const gchar *parser_id, const gchar *instance)
 {
-  stats_cluster_logpipe_key_set(key, SCS_PARSER, parser_id, instance);
+  pdb_sng_stats_legacy_key(key, SCS_PARSER, parser_id, instance);
 }
 
 static void

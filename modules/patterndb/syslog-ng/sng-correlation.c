@@ -11,6 +11,7 @@
  * (the correlation state's macro data, a LogTemplateOptions*).
  */
 #include "sng-correlation.h"
+#include "sng-compat.h"
 #include "template/macros.h"
 #include "message-ops.h"
 
@@ -37,7 +38,7 @@ host_set(gpointer msg, const gchar *name, const gchar *value, gssize length, Pdb
   LogMessageValueType t = LM_VT_STRING;
 
   if (type == PDB_VALUE_INT64)
-    t = LM_VT_INT64;
+    t = PDB_SNG_VT_INTEGER;
   else if (type == PDB_VALUE_DOUBLE)
     t = LM_VT_DOUBLE;
   log_msg_set_value_by_name_with_type((LogMessage *) msg, name, value, length, t);
@@ -176,7 +177,7 @@ host_append_macro(gpointer macro_data, gpointer msg, const gchar *name, GString 
     {
       LogTemplateEvalOptions options = { macro_data, LTZ_LOCAL, 0, NULL, LM_VT_STRING };
 
-      log_macro_expand(id, FALSE, &options, (LogMessage *) msg, out, NULL);
+      pdb_sng_macro_expand(id, &options, (LogMessage *) msg, out, NULL);
     }
   else
     log_macro_expand_simple(id, (LogMessage *) msg, out, NULL);
