@@ -138,13 +138,25 @@ daemon_stop() {
   DAEMON_PID=""
 }
 
-# send_lines SOCKET LINE...: one connection, one line per argument.
+# send_lines SOCKET LINE...: one connection, one line per argument. The
+# connect is retried for up to 10 s: a reload re-creates the listening
+# socket, and on a loaded machine the gap can outlast the log line a test
+# waits for.
 send_lines() {
   local sock=$1; shift
   python3 - "$sock" "$@" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect(sys.argv[1])
+import socket, sys, time
+deadline = time.monotonic() + 10
+while True:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(sys.argv[1])
+        break
+    except (FileNotFoundError, ConnectionRefusedError):
+        s.close()
+        if time.monotonic() > deadline:
+            raise
+        time.sleep(0.05)
 s.sendall("".join(line + "\n" for line in sys.argv[2:]).encode())
 s.close()
 PY

@@ -31,7 +31,7 @@ n_sent=0
 classify() {
   n_sent=$((n_sent + 1))
   send_syslog "$T/sock" sshd "Accepted password for $1 from 10.0.0.1 port 22 ssh2"
-  wait_lines "$T/out.log" "$n_sent" 10
+  wait_lines "$T/out.log" "$n_sent" 30 || diag "line $n_sent ($1) did not arrive; daemon log: $(cat "$DAEMON_LOG")" >&2
   tail -n 1 "$T/out.log"
 }
 count_log() { grep -c "$1" "$DAEMON_LOG"; }
