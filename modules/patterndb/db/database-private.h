@@ -34,6 +34,7 @@ struct _PdbDatabase
   PdbRuleset *catch_all;   /* rulesets without <pattern>; NULL until a ruleset is loaded */
   PdbRadix *programs;      /* built and frozen by pdb_database_finish() */
   gchar *capture_prefix;   /* PdbLoadOptions.capture_prefix, or NULL */
+  PdbNameRegistry *names; /* when loaded with record_names, else NULL (name-registry.h) */
   GStringChunk *strings;   /* the rules' strings (rule.c): freed with the database only */
 };
 

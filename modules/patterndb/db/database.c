@@ -53,6 +53,8 @@ pdb_database_new(const PdbLoadOptions *options)
   db->strings = g_string_chunk_new(64 * 1024);
   if (options && options->capture_prefix && options->capture_prefix[0])
     db->capture_prefix = g_strdup(options->capture_prefix);
+  if (options && options->record_names)
+    db->names = pdb_name_registry_new();
   return db;
 }
 
@@ -80,6 +82,7 @@ pdb_database_unref(PdbDatabase *db)
   g_free(db->pub_date);
   g_free(db->capture_prefix);
   g_string_chunk_free(db->strings);
+  pdb_name_registry_free(db->names);
   g_free(db);
 }
 
@@ -209,6 +212,14 @@ pdb_split_engine_location(const gchar *message, const PdbLocation *given, const 
 void
 pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options)
 {
+  /* 3.38 builds the program tree (naming its captures) when loading ends */
+  for (guint r = 0; db->names && r < db->rulesets->len; r++)
+    {
+      const PdbRuleset *ruleset = g_ptr_array_index(db->rulesets, r);
+
+      for (guint p = 0; p < ruleset->program_patterns->len; p++)
+        pdb_name_registry_add_pattern(db->names, g_ptr_array_index(ruleset->program_patterns, p));
+    }
   db->programs = pdb_radix_new();
   if (db->capture_prefix)
     pdb_radix_set_capture_prefix(db->programs, db->capture_prefix);
@@ -519,6 +530,12 @@ const GPtrArray *
 pdb_database_get_rules(const PdbDatabase *db)
 {
   return db->rules;
+}
+
+const PdbNameRegistry *
+pdb_database_get_name_registry(const PdbDatabase *db)
+{
+  return db->names;
 }
 
 const GPtrArray *

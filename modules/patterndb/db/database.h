@@ -17,6 +17,7 @@
 #include "db/rule.h"
 #include "db/template.h"
 #include "db/expr-backend.h"
+#include "db/name-registry.h"
 
 G_BEGIN_DECLS
 
@@ -60,6 +61,9 @@ typedef struct _PdbLoadOptions
    * call functions and all conditions (db/expr-backend.h); the database
    * references it for as long as it lives. */
   PdbExprBackend *backend;
+  /* keep the names and tags the files mention, in the order 3.38 meets
+   * them (pdb_database_get_name_registry()); the tool numbers values by it */
+  gboolean record_names;
 } PdbLoadOptions;
 
 /*
@@ -97,6 +101,8 @@ const gchar *pdb_database_get_pub_date(const PdbDatabase *db);
 const GPtrArray *pdb_database_get_files(const PdbDatabase *db);   /* of gchar* */
 const GPtrArray *pdb_database_get_rules(const PdbDatabase *db);   /* of PdbRule* */
 const GPtrArray *pdb_database_get_rulesets(const PdbDatabase *db);/* of PdbRuleset* */
+/* The names and tags in first-met order; NULL unless loaded with record_names. */
+const PdbNameRegistry *pdb_database_get_name_registry(const PdbDatabase *db);
 const PdbRadix *pdb_database_get_program_tree(const PdbDatabase *db);
 const PdbRule *pdb_database_find_rule(const PdbDatabase *db, const gchar *rule_id);
 /* The ruleset a program name selects (catch-all included), or NULL. */

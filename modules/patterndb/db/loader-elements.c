@@ -90,6 +90,10 @@ set_rule_class(PdbLoader *self, PdbRule *rule, const xmlChar **a)
   gchar *value = a ? attr_dup_one(a) : NULL;
   pdb_rule_set_class(self->db, rule, value);
   g_free(value);
+  /* the class tag is met when <rule> opens; a rule of the previous rule's
+   * class (the branch above) has been registered already */
+  if (rule->class_tag)
+    pdb_name_registry_add_tag(self->db->names, rule->class_tag);
   self->last_class_length = strlen(rule->class_name);
   self->last_rule_class = rule;
 }
@@ -157,8 +161,11 @@ start_rule(PdbLoader *self, const Attributes *attrs)
 
   rule->context_id = attr_pool(self, found[A_CONTEXT_ID], FALSE);
   if (rule->context_id)
-    rule->context_id_template = compile_template(self, "context-id", rule->context_id, FALSE,
-                                                 &rule->context_id_host);
+    {
+      rule->context_id_template = compile_template(self, "context-id", rule->context_id, FALSE,
+                                                   &rule->context_id_host);
+      pdb_name_registry_add_template(self->db->names, rule->context_id);
+    }
 }
 
 static void
@@ -250,6 +257,7 @@ start_action(PdbLoader *self, const Attributes *attrs)
                       self->rule->id, cond_error->message);
           g_error_free(cond_error);
         }
+      pdb_name_registry_add_filter(self->db->names, action->condition_expr);
       const GPtrArray *warnings = pdb_filter_expr_get_warnings(action->condition_expr);
 
       for (guint w = 0; warnings && w < warnings->len; w++)
@@ -310,9 +318,12 @@ start_create_context(PdbLoader *self, const Attributes *attrs)
                 "<create-context> has no context-id attribute in rule '%s'; add context-id='...'",
                 self->rule->id);
   else
-    action->create_context_id_template = compile_template(self, "create-context context-id",
-                                                          action->create_context_id, FALSE,
-                                                          &action->create_context_id_host);
+    {
+      action->create_context_id_template = compile_template(self, "create-context context-id",
+                                                            action->create_context_id, FALSE,
+                                                            &action->create_context_id_host);
+      pdb_name_registry_add_template(self->db->names, action->create_context_id);
+    }
 }
 
 static void
@@ -441,6 +452,8 @@ end_ruleset(PdbLoader *self)
           const PdbLocation *location = &rule->pattern_places[p].at;
           GError *error = NULL;
 
+          pdb_name_registry_add_pattern(self->db->names, pattern);
+
           if (!pdb_radix_insert(target->messages, pattern, rule, location, &error))
             {
               PdbLocation where;
@@ -493,6 +506,7 @@ end_value(PdbLoader *self, const gchar *text)
       g_clear_pointer(&value->type, g_free);
     }
 
+  pdb_name_registry_add_template(self->db->names, text);
   gchar *what = g_strdup_printf("value '%s'", self->value_name);
   value->compiled = compile_template(self, what, text, TRUE, &value->host);
   g_free(what);
@@ -543,6 +557,7 @@ loader_elements_text(PdbLoader *self, LoaderState state, const gchar *text, gsiz
       pdb_rule_array_add(&self->rule->urls, (gpointer) pdb_database_store(self->db, text, length), NULL);
       break;
     case ST_TAG:
+      pdb_name_registry_add_tag(self->db->names, text);
       if (self->message)
         g_ptr_array_add(self->message->tags, g_strdup(text));
       else

@@ -144,9 +144,9 @@ line_stamp(Matcher *m)
 }
 
 /* The message store numbers names in the order 3.38 meets them while it
- * loads the database; walking 100,000 rules for that costs as much as
- * matching 30,000 lines, so the direct path does it only when a line
- * first needs the store (before any name of that line is set). */
+ * loads the database (the database's name registry, filled by the loader);
+ * the direct path does it only when a line first needs the store (before
+ * any name of that line is set). */
 static void
 ensure_registered(Matcher *m)
 {

@@ -83,6 +83,7 @@ pdb_tool_load_database(const gchar *path, gboolean validate_schema)
   PdbDatabase *db;
 
   options.validate_schema = validate_schema;
+  options.record_names = TRUE;
   db = pdb_database_load(path, &options, &error);
   if (db)
     return db;
