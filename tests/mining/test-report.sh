@@ -107,6 +107,20 @@ check "html: y ticks at round numbers (0, then steps of 1, 2 or 5 times a power 
     while (s % 10 == 0 && s >= 10) s /= 10; if (s != 1 && s != 2 && s != 5) exit 1;
     for (i = 2; i <= n; i++) if (v[i] != v[2] * (i - 1)) exit 1; if (v[n] < 1234) exit 1 }'
 
+# The hottest rules: one bar per matched rule (at most 15), most frequent
+# first, each bar's length its count relative to the first
+matched_rules=$(sed -n "s/.*<p class='note'>\([0-9]*\) of [0-9]* rules matched.*/\1/p" "$TEST_TMPDIR/report.html")
+want_bars=$matched_rules; [ "$want_bars" -gt 15 ] && want_bars=15
+check_eq "html: one hot-rule bar per matched rule (at most 15)" "$want_bars" \
+  "$(grep -c "<rect class='hot'" "$TEST_TMPDIR/report.html")"
+check_eq "html: the first bar is the first rule of the table" \
+  "$(sed -n "s/.*<rect class='hot'[^>]*><title>\([^:]*\):.*/\1/p" "$TEST_TMPDIR/report.html" | head -1)" \
+  "$(sed -n "/<table id='rules'>/,/<\/table>/s/<tr><td class='n'>[0-9]*<\/td><td>[^<]*<\/td><td>\([^<]*\)<.*/\1/p" "$TEST_TMPDIR/report.html" | head -1)"
+check "html: bar lengths are proportional to the counts" awk '
+  /<rect class=.hot./ { match($0, /width=.[0-9.]+/); w = substr($0, RSTART + 7, RLENGTH - 7) + 0;
+    match($0, /: [0-9]+ messages/); n = substr($0, RSTART + 2, RLENGTH - 11) + 0;
+    if (!first_w) { first_w = w; first_n = n } else if (w - first_w * n / first_n > 0.11 || first_w * n / first_n - w > 0.11) bad = 1 }
+  END { exit bad || !first_w }' "$TEST_TMPDIR/report.html"
 # a real browser renders the chart (Debian's chromium, from install-deps):
 # the DOM has the bars, and a screenshot has pixels of each class's colour
 chromium=$(command -v chromium || command -v chromium-browser || true)
@@ -121,9 +135,18 @@ if [ -n "$chromium" ] && command -v python3 > /dev/null 2>&1; then
   diag "$colours"
   check "chromium: the chart is drawn (system, violation and unknown colours)" \
     test "$(echo "$colours" | awk '$2 > 1000' | wc -l)" -eq 3
+  hot=$(printf '%s' "$dom" | grep -o "<rect class=\"hot\"" | wc -l)
+  check_eq "chromium: the page has the hot-rule bars" "$want_bars" "$hot"
+  HOME="$TEST_TMPDIR" timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --window-size=1024,4000 --screenshot="$TEST_TMPDIR/tall.png" "file://$TEST_TMPDIR/report.html" > /dev/null 2>&1
+  purple=$(python3 "$top_srcdir/tests/mining/png-colours.py" "$TEST_TMPDIR/tall.png" '#6a51a3' 2>&1)
+  diag "$purple"
+  check "chromium: the hot-rule bars are drawn" test "$(echo "$purple" | awk '{ print $2 }')" -gt 1000
 else
   ok "chromium: the page has the chart's bars # SKIP chromium or python3 not installed"
   ok "chromium: the chart is drawn # SKIP chromium or python3 not installed"
+  ok "chromium: the page has the hot-rule bars # SKIP chromium or python3 not installed"
+  ok "chromium: the hot-rule bars are drawn # SKIP chromium or python3 not installed"
 fi
 
 done_testing

@@ -4,7 +4,9 @@
  * The page has no scripts and loads nothing: the chart of classes over
  * time is inline SVG (one stacked bar per time bucket, a <title> on every
  * segment for the exact count), followed by the same tables as the text
- * report. The largest classes get their own colour (unknown is always
+ * report; the rules table has a bar chart of the HOT_RULES hottest rules
+ * (one bar per rule, its length proportional to its share of the most
+ * frequent one, a <title> with the exact count). The largest classes get their own colour (unknown is always
  * red), the rest are summed as "other".
  *
  * Invariant: every string from the input or the database goes through
@@ -26,6 +28,10 @@
 static const gchar *const palette[] =
 { "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22" };
 #define UNKNOWN_COLOUR "#d62728"
+#define HOT_COLOUR "#6a51a3"     /* the bars of the hottest rules: in no other chart */
+#define HOT_RULES 15
+#define HOT_LABEL_WIDTH 280
+#define HOT_BAR_HEIGHT 18
 #define OTHER_COLOUR "#7f7f7f"
 
 static void
@@ -286,14 +292,48 @@ write_classes(PdbReport *r, GString *out)
   g_ptr_array_free(classes, TRUE);
 }
 
+/* @rules: matched rules, most frequent first (pdb_report_sorted_rules()) */
+static void
+write_hot_rules_chart(const GPtrArray *rules, GString *out)
+{
+  const guint bars = MIN(rules->len, HOT_RULES);
+  const gint height = bars * (HOT_BAR_HEIGHT + 6) + 8;
+  const gdouble plot_w = CHART_WIDTH - HOT_LABEL_WIDTH - 96;
+
+  if (bars == 0)
+    return;
+  const guint64 top = ((const PdbReportRule *) g_ptr_array_index(rules, 0))->count;
+  g_string_append_printf(out, "<svg id='hot-rules' xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
+                              "viewBox='0 0 %d %d' role='img' aria-label='the %u most frequent rules'>\n",
+                         CHART_WIDTH, height, CHART_WIDTH, height, bars);
+  for (guint i = 0; i < bars; i++)
+    {
+      const PdbReportRule *rule = g_ptr_array_index(rules, i);
+      const gdouble y = 4 + i * (HOT_BAR_HEIGHT + 6);
+      const gdouble w = MAX(1.0, plot_w * (gdouble) rule->count / (gdouble) MAX(top, 1));
+
+      g_string_append_printf(out, "<text x='%d' y='%.1f' text-anchor='end' font-size='12'>", HOT_LABEL_WIDTH - 8,
+                             y + HOT_BAR_HEIGHT - 5);
+      html_escape(out, rule->id);
+      g_string_append_printf(out, "</text>\n<rect class='hot' x='%d' y='%.1f' width='%.1f' height='%d' fill='%s'>"
+                                  "<title>", HOT_LABEL_WIDTH, y, w, HOT_BAR_HEIGHT, HOT_COLOUR);
+      html_escape(out, rule->id);
+      g_string_append_printf(out, ": %" G_GUINT64_FORMAT " messages</title></rect>\n"
+                                  "<text x='%.1f' y='%.1f' font-size='12'>%" G_GUINT64_FORMAT "</text>\n",
+                             rule->count, HOT_LABEL_WIDTH + w + 6, y + HOT_BAR_HEIGHT - 5, rule->count);
+    }
+  g_string_append(out, "</svg>\n");
+}
+
 static void
 write_rules(PdbReport *r, GString *out)
 {
   GPtrArray *rules = pdb_report_sorted_rules(r);
   guint shown = r->options.max_rules ? MIN(rules->len, r->options.max_rules) : rules->len;
-  g_string_append_printf(out, "<h2>Rules by matches</h2>\n<p class='note'>%u of %u rules matched%s.</p>\n"
-                              "<table id='rules'>\n<tr><th>messages</th><th>class</th><th>rule id</th><th>pattern</th></tr>\n",
+  g_string_append_printf(out, "<h2>Rules by matches</h2>\n<p class='note'>%u of %u rules matched%s.</p>\n",
                          rules->len, r->rules->len, shown < rules->len ? " (the most frequent shown)" : "");
+  write_hot_rules_chart(rules, out);
+  g_string_append(out, "<table id='rules'>\n<tr><th>messages</th><th>class</th><th>rule id</th><th>pattern</th></tr>\n");
   for (guint i = 0; i < shown; i++)
     {
       const PdbReportRule *rule = g_ptr_array_index(rules, i);
