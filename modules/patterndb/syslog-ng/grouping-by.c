@@ -33,11 +33,18 @@
  * store under a key of its own (persist-keys.h), so open contexts survive
  * SIGHUP; syslog-ng's core sees 3.38's name for the parser and refuses two
  * parsers with the same one, as 3.38 does.
+ *
+ * Counters (parser-counters.h, stats level 0, id: the parser's name, else
+ * the generated name): grouped (messages that entered a context), skipped
+ * (where() false), aggregated (aggregates made), discarded (contexts that
+ * closed with having() false). They start at init and stop at deinit; a
+ * reload keeps their values (same key).
  */
 #include "grouping-by.h"
 #include "idle-tick.h"
 #include "inject-mode.h"
 #include "sng-compat.h"
+#include "parser-counters.h"
 #include "persist-keys.h"
 
 #include "correlation/grouping.h"
@@ -90,7 +97,12 @@ typedef struct _PdbGroupingBy
   PdbGrouping *state;           /* NULL outside init()..deinit() */
   PdbGroupingHooks hooks;
   PdbSngTick tick;
+  StatsCounterItem *counters[4]; /* GbCounter; NULL outside init()..deinit() */
+  gchar *stats_id;              /* the counters' id, set at init */
 } PdbGroupingBy;
+
+typedef enum { GB_GROUPED, GB_SKIPPED, GB_AGGREGATED, GB_DISCARDED, GB_N_COUNTERS } GbCounter;
+static const gchar *const gb_counter_names[GB_N_COUNTERS] = { "grouped", "skipped", "aggregated", "discarded" };
 
 /* --- options ---------------------------------------------------------------- */
 
@@ -386,8 +398,10 @@ pdb_gb_close(GPtrArray *messages, gpointer user_data)
   if (self->having && !pdb_gb_eval(self, self->having, messages))
     {
       msg_debug("grouping-by(): having() is false, context dropped", log_pipe_location_tag(&self->super.super));
+      pdb_sng_parser_counter_inc(&self->counters[GB_DISCARDED]);
       return NULL;
     }
+  pdb_sng_parser_counter_inc(&self->counters[GB_AGGREGATED]);
 
   LogMessage *gen = pdb_gb_new_aggregate(self, messages);
   pdb_gb_apply_values(self, messages, gen);
@@ -445,7 +459,11 @@ pdb_gb_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *path_optio
   (void) input;
   (void) input_len;
   if (self->where && !filter_expr_eval_root(self->where, pmsg, path_options))
-    return pass;
+    {
+      pdb_sng_parser_counter_inc(&self->counters[GB_SKIPPED]);
+      return pass;
+    }
+  pdb_sng_parser_counter_inc(&self->counters[GB_GROUPED]);
 
   LogMessage *msg = log_msg_make_writable(pmsg, path_options);
   ScratchBuffersMarker marker;
@@ -504,6 +522,23 @@ pdb_gb_generate_persist_name(const LogPipe *s)
   return self->generated_name ? self->generated_name : "grouping-by()";
 }
 
+/* The parser's name is known once log_parser_init_method() ran; the id
+ * is kept until the counters are unregistered under the same key. */
+static void
+pdb_gb_counters(PdbGroupingBy *self, gboolean on)
+{
+  if (on)
+    {
+      g_free(self->stats_id);
+      self->stats_id = g_strdup(self->super.name ? self->super.name : self->generated_name);
+    }
+  for (guint i = 0; self->stats_id && i < GB_N_COUNTERS; i++)
+    if (on)
+      pdb_sng_parser_counter_register(TRUE, 0, self->stats_id, gb_counter_names[i], &self->counters[i]);
+    else
+      pdb_sng_parser_counter_unregister(TRUE, self->stats_id, gb_counter_names[i], &self->counters[i]);
+}
+
 static gboolean
 pdb_gb_init_filter(PdbGroupingBy *self, FilterExprNode *expr)
 {
@@ -559,7 +594,10 @@ pdb_gb_init(LogPipe *s)
         self->state = pdb_grouping_new(&pdb_gb_message_ops, self->context_limit);
     }
   pdb_sng_tick_start(&self->tick);
-  return log_parser_init_method(s);
+  if (!log_parser_init_method(s))
+    return FALSE;
+  pdb_gb_counters(self, TRUE);
+  return TRUE;
 }
 
 static gboolean
@@ -569,6 +607,7 @@ pdb_gb_deinit(LogPipe *s)
   GlobalConfig *cfg = log_pipe_get_config(s);
 
   pdb_sng_tick_stop(&self->tick);
+  pdb_gb_counters(self, FALSE);
   if (self->state && cfg->persist && self->persist_key)
     pdb_sng_persist_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free);
   else
@@ -631,6 +670,7 @@ pdb_gb_free(LogPipe *s)
   g_free(self->persist_key);
   g_free(self->persist_name);
   g_free(self->generated_name);
+  g_free(self->stats_id);
   pdb_sng_tick_stop(&self->tick);
   pdb_sng_tick_clear(&self->tick);
   log_parser_free_method(s);

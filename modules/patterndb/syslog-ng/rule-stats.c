@@ -3,9 +3,7 @@
  * rule-stats.h).
  */
 #include "rule-stats.h"
-#include "sng-compat.h"
-
-#include "stats/stats-registry.h"
+#include "parser-counters.h"
 
 #define RULE_STATS_LEVEL 1
 #define TOTAL_STATS_LEVEL 0
@@ -20,34 +18,6 @@ struct _PdbSngRuleStats
   StatsCounterItem *unknown;
   gboolean registered;            /* FALSE after pdb_sng_rule_stats_unregister() */
 };
-
-/* The only place that builds a stats key: parser component, the parser's
- * name, @instance. */
-static void
-rule_stats_key(StatsClusterKey *key, const gchar *parser_id, const gchar *instance)
-{
-  pdb_sng_stats_legacy_key(key, SCS_PARSER, parser_id, instance);
-}
-
-static void
-register_one(gint level, const gchar *parser_id, const gchar *instance, StatsCounterItem **counter)
-{
-  StatsClusterKey key;
-
-  rule_stats_key(&key, parser_id, instance);
-  stats_register_counter(level, &key, SC_TYPE_PROCESSED, counter);
-}
-
-static void
-unregister_one(const gchar *parser_id, const gchar *instance, StatsCounterItem **counter)
-{
-  StatsClusterKey key;
-
-  if (!*counter)
-    return;
-  rule_stats_key(&key, parser_id, instance);
-  stats_unregister_counter(&key, SC_TYPE_PROCESSED, counter);
-}
 
 PdbSngRuleStats *
 pdb_sng_rule_stats_new(const PdbDatabase *db, const gchar *parser_id)
@@ -67,11 +37,12 @@ pdb_sng_rule_stats_new(const PdbDatabase *db, const gchar *parser_id)
     }
 
   stats_lock();
-  register_one(TOTAL_STATS_LEVEL, self->parser_id, "matched", &self->matched);
-  register_one(TOTAL_STATS_LEVEL, self->parser_id, "unknown", &self->unknown);
+  pdb_sng_parser_counter_register(FALSE, TOTAL_STATS_LEVEL, self->parser_id, "matched", &self->matched);
+  pdb_sng_parser_counter_register(FALSE, TOTAL_STATS_LEVEL, self->parser_id, "unknown", &self->unknown);
   if (stats_check_level(RULE_STATS_LEVEL))
     for (guint i = 0; i < self->n_rules; i++)
-      register_one(RULE_STATS_LEVEL, self->parser_id, self->instances[i], &self->rule_counters[i]);
+      pdb_sng_parser_counter_register(FALSE, RULE_STATS_LEVEL, self->parser_id, self->instances[i],
+                                      &self->rule_counters[i]);
   stats_unlock();
   self->registered = TRUE;
   return self;
@@ -83,10 +54,10 @@ pdb_sng_rule_stats_unregister(PdbSngRuleStats *self)
   if (!self || !self->registered)
     return;
   stats_lock();
-  unregister_one(self->parser_id, "matched", &self->matched);
-  unregister_one(self->parser_id, "unknown", &self->unknown);
+  pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "matched", &self->matched);
+  pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "unknown", &self->unknown);
   for (guint i = 0; i < self->n_rules; i++)
-    unregister_one(self->parser_id, self->instances[i], &self->rule_counters[i]);
+    pdb_sng_parser_counter_unregister(FALSE, self->parser_id, self->instances[i], &self->rule_counters[i]);
   stats_unlock();
   self->registered = FALSE;
 }
@@ -112,10 +83,10 @@ pdb_sng_rule_stats_count(PdbSngRuleStats *self, const PdbResult *result)
    * thread still classifies with the database: read each once */
   if (result->kind == PDB_RESULT_MATCH)
     {
-      stats_counter_inc(__atomic_load_n(&self->matched, __ATOMIC_RELAXED));
+      pdb_sng_parser_counter_inc(&self->matched);
       if (result->rule->index < self->n_rules)
-        stats_counter_inc(__atomic_load_n(&self->rule_counters[result->rule->index], __ATOMIC_RELAXED));
+        pdb_sng_parser_counter_inc(&self->rule_counters[result->rule->index]);
     }
   else
-    stats_counter_inc(__atomic_load_n(&self->unknown, __ATOMIC_RELAXED));
+    pdb_sng_parser_counter_inc(&self->unknown);
 }
