@@ -12,7 +12,9 @@
  * on error nothing is returned, nothing leaks, and the message starts with
  * file:line:column of the offending '@'. With a cache (a tree's), each
  * distinct reference is compiled once and elements hold references to the
- * cached parser.
+ * cached parser. pdb_pattern_parse_into() fills a caller's empty array
+ * (an inserting tree reuses one for every pattern) and leaves it empty on
+ * error; pdb_pattern_clear() empties it again.
  */
 #include "engine/radix-node.h"
 
@@ -48,12 +50,19 @@ _append(GArray *elements, PdbElementKind kind, const gchar *text, gsize length, 
 }
 
 void
+pdb_pattern_clear(GArray *elements)
+{
+  for (guint i = 0; i < elements->len; i++)
+    pdb_parser_free(g_array_index(elements, PdbElement, i).parser);
+  g_array_set_size(elements, 0);
+}
+
+void
 pdb_pattern_free(GArray *elements)
 {
   if (!elements)
     return;
-  for (guint i = 0; i < elements->len; i++)
-    pdb_parser_free(g_array_index(elements, PdbElement, i).parser);
+  pdb_pattern_clear(elements);
   g_array_free(elements, TRUE);
 }
 
@@ -105,7 +114,22 @@ pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
                          const PdbLocation *location, GHashTable *cache, GError **error)
 {
   GArray *elements = g_array_sized_new(FALSE, FALSE, sizeof(PdbElement), 8);
+
+  if (!pdb_pattern_parse_into(elements, pattern, capture_prefix, location, cache, error))
+    {
+      g_array_free(elements, TRUE);
+      return NULL;
+    }
+  return elements;
+}
+
+gboolean
+pdb_pattern_parse_into(GArray *elements, const gchar *pattern, const gchar *capture_prefix,
+                       const PdbLocation *location, GHashTable *cache, GError **error)
+{
   const gchar *p = pattern;
+
+  g_return_val_if_fail(elements->len == 0, FALSE);
 
   while (*p)
     {
@@ -134,8 +158,8 @@ pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
                       "%s: '@' without a closing '@' in pattern '%s'; a parser is written "
                       "@TYPE:name@ and a literal '@' must be written '@@'", where, pattern);
           g_free(where);
-          pdb_pattern_free(elements);
-          return NULL;
+          pdb_pattern_clear(elements);
+          return FALSE;
         }
 
       GError *local = NULL;
@@ -148,11 +172,11 @@ pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
           g_set_error(error, PDB_RADIX_ERROR, local->code, "%s: %s", where, local->message);
           g_free(where);
           g_error_free(local);
-          pdb_pattern_free(elements);
-          return NULL;
+          pdb_pattern_clear(elements);
+          return FALSE;
         }
       _append(elements, PDB_ELEMENT_PARSER, NULL, 0, parser);
       p = end + 1;
     }
-  return elements;
+  return TRUE;
 }
