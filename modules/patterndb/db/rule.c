@@ -198,10 +198,21 @@ pdb_rule_array_add(GPtrArray **array, gpointer element, GDestroyNotify free_func
 void
 pdb_rule_add_pattern(PdbRule *rule, const gchar *text, const PdbLocation *at, const PdbLocation *start)
 {
+  guint count;
+
   pdb_rule_array_add(&rule->patterns, (gpointer) text, NULL);
-  rule->pattern_places = g_renew(PdbPatternPlace, rule->pattern_places, rule->patterns->len);
-  rule->pattern_places[rule->patterns->len - 1].at = *at;
-  rule->pattern_places[rule->patterns->len - 1].start = *start;
+  count = rule->patterns->len;
+  if (count == 1)
+    rule->pattern_places = &rule->first_place;
+  else if (count == 2)
+    {
+      rule->pattern_places = g_new(PdbPatternPlace, 2);
+      rule->pattern_places[0] = rule->first_place;
+    }
+  else
+    rule->pattern_places = g_renew(PdbPatternPlace, rule->pattern_places, count);
+  rule->pattern_places[count - 1].at = *at;
+  rule->pattern_places[count - 1].start = *start;
 }
 
 static void
@@ -252,7 +263,8 @@ pdb_rule_free(PdbRule *rule)
   pdb_template_free(rule->context_id_template);
   pdb_host_expr_free(rule->context_id_host);
   release_ptr_array(rule->patterns);
-  g_free(rule->pattern_places);
+  if (rule->pattern_places != &rule->first_place)
+    g_free(rule->pattern_places);
   release_ptr_array(rule->tags);
   release_ptr_array(rule->values);
   release_ptr_array(rule->examples);

@@ -122,8 +122,9 @@ typedef struct _PdbRule
   gint context_timeout;    /* seconds */
   PdbContextScope context_scope;
   GPtrArray *patterns;     /* of gchar*: the <pattern> texts, verbatim */
-  PdbPatternPlace *pattern_places; /* patterns->len entries (NULL when none), one allocation
-                                      for both locations of every pattern */
+  PdbPatternPlace *pattern_places; /* patterns->len entries (NULL when none): first_place
+                                      for one pattern, else one allocation */
+  PdbPatternPlace first_place;     /* the first pattern's locations (most rules have one) */
   GPtrArray *tags;         /* of gchar* */
   GPtrArray *values;       /* of PdbValueDef* */
   GPtrArray *examples;     /* of PdbExample* */
