@@ -103,8 +103,8 @@ Test(load, full_file_rule)
   cr_expect_eq(rule->location.column, 7);
   cr_expect(g_str_has_suffix(rule->location.file, "full-v6.xml"));
 
-  cr_assert_eq(rule->patterns->len, 2);
-  cr_expect_str_eq(STR_AT(rule->patterns, 0),
+  cr_assert_eq(rule->n_patterns, 2);
+  cr_expect_str_eq(rule->pattern_places[0].text,
                    "Accepted @ESTRING:method: @for @ESTRING:user: @from @ANYSTRING:rest@");
   cr_assert_not_null(rule->pattern_places);
   /* [pdbtool] dump shows a pattern at the column after its text, plus one. */
@@ -227,8 +227,8 @@ Test(load, rule_children_without_containers)
 
   cr_assert_not_null(rule);
   cr_expect_str_eq(rule->class_name, "auth");
-  cr_assert_eq(rule->patterns->len, 1);
-  cr_expect_str_eq(STR_AT(rule->patterns, 0), "direct @STRING:word@");
+  cr_assert_eq(rule->n_patterns, 1);
+  cr_expect_str_eq(rule->pattern_places[0].text, "direct @STRING:word@");
   cr_assert_eq(rule->tags->len, 1);
   cr_expect_str_eq(STR_AT(rule->tags, 0), "direct-tag");
   cr_assert_eq(rule->values->len, 1);
@@ -269,9 +269,9 @@ Test(load, entities_and_cdata_decode)
   cr_expect_str_eq(rule->class_name, "c\"");
   /* as 3.38: a CDATA section gives nothing and ends a piece of text, each
    * piece a pattern of its own */
-  cr_assert_eq(rule->patterns->len, 2);
-  cr_expect_str_eq(STR_AT(rule->patterns, 0), "");
-  cr_expect_str_eq(STR_AT(rule->patterns, 1), "&A");
+  cr_assert_eq(rule->n_patterns, 2);
+  cr_expect_str_eq(rule->pattern_places[0].text, "");
+  cr_expect_str_eq(rule->pattern_places[1].text, "&A");
   cr_expect_str_eq(ruleset_named(db, "x<y")->id, "r");
   pdb_database_unref(db);
   g_free(path);
@@ -286,7 +286,7 @@ Test(load, pattern_text_is_verbatim)
 
   cr_assert_not_null(db);
   const PdbRule *rule = pdb_database_find_rule(db, "a");
-  cr_expect_str_eq(STR_AT(rule->patterns, 0), "  two  spaces ");
+  cr_expect_str_eq(rule->pattern_places[0].text, "  two  spaces ");
   pdb_database_unref(db);
   g_free(path);
 }

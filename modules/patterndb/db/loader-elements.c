@@ -446,9 +446,9 @@ end_ruleset(PdbLoader *self)
       PdbRule *rule = g_ptr_array_index(pending->rules, i);
 
       g_ptr_array_add(target->rules, rule);
-      for (guint p = 0; p < rule->patterns->len; p++)
+      for (guint p = 0; p < rule->n_patterns; p++)
         {
-          const gchar *pattern = g_ptr_array_index(rule->patterns, p);
+          const gchar *pattern = rule->pattern_places[p].text;
           const PdbLocation *location = &rule->pattern_places[p].at;
           GError *error = NULL;
 
