@@ -3,16 +3,18 @@
  * of rule.h.
  *
  * Invariant: the strings of a PdbRule (id, class_name, class_tag,
- * provider, context_id, description, the pattern texts and the elements of tags
- * and urls) live in the database's string pool (pdb_database_store(),
- * pdb_database_intern()) and are freed with it, never one by one. Every
- * other structure owns the strings and arrays it points to (the arrays
- * free their elements), except the `file` of a PdbLocation, which belongs
- * to the database's list of files, and PdbRuleset.rules, which borrows the
- * database's rules. A rule's arrays that hold nothing are one shared,
- * never modified empty array (pdb_rule_array_add() replaces it on the
- * first element): 100,000 rules would otherwise carry 500,000 empty ones. The pattern texts
- * and places are kept inline for a rule's first pattern, the common case.
+ * provider, context_id, description, the pattern texts and the elements
+ * of tags and urls) live in the database's string pool
+ * (pdb_database_store(), pdb_database_intern()) and the PdbRule structures
+ * in its rule blocks (pdb_database_new_rule()); both are freed with the
+ * database, never one by one. Every other structure owns the strings and
+ * arrays it points to (the arrays free their elements), except the `file`
+ * of a PdbLocation, which belongs to the database's list of files, and
+ * PdbRuleset.rules, which borrows the database's rules. A rule's arrays
+ * that hold nothing are one shared, never modified empty array
+ * (pdb_rule_array_add() replaces it on the first element): 100,000 rules
+ * would otherwise carry 500,000 empty ones. The first pattern's text and
+ * places are kept inline (most rules have one).
  */
 #include "db/database-private.h"
 #include "db/template.h"
@@ -222,10 +224,9 @@ release_ptr_array(GPtrArray *array)
     g_ptr_array_unref(array);
 }
 
-PdbRule *
-pdb_rule_new(void)
+void
+pdb_rule_init(PdbRule *rule)
 {
-  PdbRule *rule = g_new0(PdbRule, 1);
   GPtrArray *empty = shared_empty_ptr_array();
 
   rule->tags = empty;
@@ -233,7 +234,6 @@ pdb_rule_new(void)
   rule->examples = empty;
   rule->actions = empty;
   rule->urls = empty;
-  return rule;
 }
 
 void
@@ -255,7 +255,7 @@ pdb_rule_set_class(PdbDatabase *db, PdbRule *rule, const gchar *class_name)
 }
 
 void
-pdb_rule_free(PdbRule *rule)
+pdb_rule_clear(PdbRule *rule)
 {
   if (!rule)
     return;
@@ -268,7 +268,6 @@ pdb_rule_free(PdbRule *rule)
   release_ptr_array(rule->examples);
   release_ptr_array(rule->actions);
   release_ptr_array(rule->urls);
-  g_free(rule);
 }
 
 /* A rule's id is the label of its patterns in the message tree (radix.h):
