@@ -41,12 +41,15 @@ _where(const gchar *pattern, gsize offset, const PdbLocation *location)
                          line, column);
 }
 
-static void
-_append(GArray *elements, PdbElementKind kind, const gchar *text, gsize length, PdbParser *parser)
+/* Writes element @n of an array whose length is its room (see
+ * pdb_pattern_parse_into), doubling the room when it is full. */
+static inline void
+_put(GArray *elements, guint *n, PdbElementKind kind, const gchar *text, gsize length, PdbParser *parser)
 {
-  PdbElement e = { kind, text, length, parser };
-
-  g_array_append_val(elements, e);
+  if (*n == elements->len)
+    g_array_set_size(elements, 2 * elements->len);
+  g_array_index(elements, PdbElement, *n) = (PdbElement) { kind, text, length, parser };
+  (*n)++;
 }
 
 void
@@ -128,8 +131,12 @@ pdb_pattern_parse_into(GArray *elements, const gchar *pattern, const gchar *capt
                        const PdbLocation *location, GHashTable *cache, GError **error)
 {
   const gchar *p = pattern;
+  guint n = 0;
 
   g_return_val_if_fail(elements->len == 0, FALSE);
+  /* the array's length is the room for elements until the end, where it is
+   * cut to their count: one call to size it instead of one per element */
+  g_array_set_size(elements, 16);
 
   while (*p)
     {
@@ -138,14 +145,14 @@ pdb_pattern_parse_into(GArray *elements, const gchar *pattern, const gchar *capt
 
       if (!at)
         {
-          _append(elements, PDB_ELEMENT_LITERAL, p, strlen(p), NULL);
+          _put(elements, &n, PDB_ELEMENT_LITERAL, p, strlen(p), NULL);
           break;
         }
       if (at > p)
-        _append(elements, PDB_ELEMENT_LITERAL, p, at - p, NULL);
+        _put(elements, &n, PDB_ELEMENT_LITERAL, p, at - p, NULL);
       if (at[1] == '@')
         {
-          _append(elements, PDB_ELEMENT_AT, at, 1, NULL);
+          _put(elements, &n, PDB_ELEMENT_AT, at, 1, NULL);
           p = at + 2;
           continue;
         }
@@ -158,6 +165,7 @@ pdb_pattern_parse_into(GArray *elements, const gchar *pattern, const gchar *capt
                       "%s: '@' without a closing '@' in pattern '%s'; a parser is written "
                       "@TYPE:name@ and a literal '@' must be written '@@'", where, pattern);
           g_free(where);
+          g_array_set_size(elements, n);
           pdb_pattern_clear(elements);
           return FALSE;
         }
@@ -172,11 +180,13 @@ pdb_pattern_parse_into(GArray *elements, const gchar *pattern, const gchar *capt
           g_set_error(error, PDB_RADIX_ERROR, local->code, "%s: %s", where, local->message);
           g_free(where);
           g_error_free(local);
+          g_array_set_size(elements, n);
           pdb_pattern_clear(elements);
           return FALSE;
         }
-      _append(elements, PDB_ELEMENT_PARSER, NULL, 0, parser);
+      _put(elements, &n, PDB_ELEMENT_PARSER, NULL, 0, parser);
       p = end + 1;
     }
+  g_array_set_size(elements, n);
   return TRUE;
 }
