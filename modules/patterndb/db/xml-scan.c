@@ -246,6 +246,13 @@ element_position(Scanner *s, const guchar *lt, const guchar *tag_end, const PdbX
 {
   PdbXmlScanPos pos = *tag_end_pos;
 
+  /* s->line_start is the start of @tag_end's line: a tag that starts on
+   * it has no newline to count */
+  if (lt >= s->line_start)
+    {
+      pos.column = MAX(pos.column - (gint) (tag_end - lt), 1);
+      return pos;
+    }
   pdb_xml_scan_move_back(s->buf, lt, tag_end, &pos);
   return pos;
 }
