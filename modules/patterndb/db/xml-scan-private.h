@@ -26,6 +26,7 @@ typedef struct _Scanner
   gpointer user_data;
   gboolean stopped;
   gboolean ascii;               /* no byte above 0x7F (check pass: so far) */
+  gboolean attrs_verbatim;      /* PdbXmlScanFacts.attrs_verbatim (check pass: so far) */
 
   /* positions (event pass): known up to pos_ptr */
   const guchar *pos_ptr;
