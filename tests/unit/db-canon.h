@@ -68,10 +68,10 @@ canon_rule(GString *out, const PdbRule *rule)
   canon_str(out, "description", rule->description);
   canon_strings(out, "urls", rule->urls);
   canon_strings(out, "tags", rule->tags);
-  for (guint i = 0; rule->patterns && i < rule->patterns->len; i++)
+  for (guint i = 0; i < rule->n_patterns; i++)
     {
       g_string_append(out, "\n    pattern");
-      canon_str(out, "", g_ptr_array_index(rule->patterns, i));
+      canon_str(out, "", rule->pattern_places[i].text);
       canon_loc(out, "at", &rule->pattern_places[i].at);
       canon_loc(out, "start", &rule->pattern_places[i].start);
     }

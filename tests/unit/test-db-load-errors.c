@@ -18,7 +18,8 @@ TestSuite(load_errors, .init = test_tmpdir_setup, .fini = test_tmpdir_teardown);
 #define STR_AT(array, i) ((const gchar *) g_ptr_array_index((array), (i)))
 #define RULESET(rules) "<ruleset name='p' id='rs'><pattern>p</pattern><rules>" rules "</rules></ruleset>"
 #define RULE(attrs, body) "<rule id='a' " attrs "><patterns><pattern>foo</pattern></patterns>" body "</rule>"
-#define DB4(body) "<patterndb version='4' pub_date='2024-01-01'>" body "</patterndb>"
+#define DB4_OPEN "<patterndb version='4' pub_date='2024-01-01'>"
+#define DB4(body) DB4_OPEN body "</patterndb>"
 
 typedef struct
 {
@@ -355,6 +356,54 @@ Test(load_errors, bad_program_pattern_is_a_warning)
   pdb_database_unref(db);
   g_ptr_array_unref(warnings);
   g_free(path);
+}
+
+/* A rule keeps each pattern's place (the first inline in the rule, more in
+ * an array that grows): warnings about its 1st, 3rd, 4th and 5th pattern
+ * name their own line and the column of the offending '@' (a duplicate:
+ * where its text starts). */
+Test(load_errors, every_pattern_of_a_rule_keeps_its_place)
+{
+  const gchar *lines[] =
+  {
+    DB4_OPEN "<ruleset name='rs' id='rs'><pattern>p</pattern><rules><rule id='a'><patterns>",
+    "  <pattern>one @bad</pattern>",
+    "  <pattern>two</pattern>",
+    "   <pattern>three @x</pattern>",
+    "<pattern>two</pattern>",
+    "    <pattern>four @@ @y</pattern>",
+    "</patterns></rule></rules></ruleset></patterndb>",
+  };
+  struct { gint line; const gchar *marker; const gchar *text; } want[] =
+  {
+    { 2, "@bad", "rule 'a': " }, { 4, "@x", "rule 'a': " }, { 5, "two", "rule 'a': " },
+    { 6, "@y", "rule 'a': " },
+  };
+  gchar *xml = g_strjoinv("\n", (gchar **) (const gchar *[]) { lines[0], lines[1], lines[2], lines[3], lines[4],
+                                                                   lines[5], lines[6], NULL });
+  gchar *path = write_file("places.xml", xml);
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  PdbLoadOptions options = options_collecting(warnings);
+  GError *error = NULL;
+  PdbDatabase *db = pdb_database_load(path, &options, &error);
+
+  cr_assert_not_null(db, "%s", error ? error->message : "");
+  cr_assert_eq(warnings->len, G_N_ELEMENTS(want), "%s", join_warnings(warnings));
+  for (gsize i = 0; i < G_N_ELEMENTS(want); i++)
+    {
+      const gchar *line = lines[want[i].line - 1];
+      gint column = (gint) (strstr(line, want[i].marker) - line) + 1;
+      gchar *prefix = g_strdup_printf("%s:%d:%d: %s", path, want[i].line, column, want[i].text);
+
+      cr_expect(g_str_has_prefix(STR_AT(warnings, i), prefix), "got: %s\nexpected: %s...",
+                STR_AT(warnings, i), prefix);
+      g_free(prefix);
+    }
+  cr_expect(strstr(STR_AT(warnings, 2), "duplicate pattern 'two'") != NULL, "%s", STR_AT(warnings, 2));
+  pdb_database_unref(db);
+  g_ptr_array_unref(warnings);
+  g_free(path);
+  g_free(xml);
 }
 
 Test(load_errors, many_rules_load_without_quadratic_work)

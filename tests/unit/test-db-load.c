@@ -3,8 +3,8 @@
  *
  * Every element and attribute of tests/data/db/full-v6.xml, entities and
  * CDATA, verbatim pattern text, class tags, merged rulesets, the capture
- * prefix, pattern problems as warnings, program patterns, many rules, an
- * action with both kinds. What the loader refuses is in
+ * prefix, pattern problems as warnings, program patterns, many rules
+ * (across the database's rule blocks), an action with both kinds. What the loader refuses is in
  * test-db-load-errors.c. Rows marked [pdbtool] were checked with Debian's
  * pdbtool 3.38.1.
  */
@@ -103,8 +103,8 @@ Test(load, full_file_rule)
   cr_expect_eq(rule->location.column, 7);
   cr_expect(g_str_has_suffix(rule->location.file, "full-v6.xml"));
 
-  cr_assert_eq(rule->patterns->len, 2);
-  cr_expect_str_eq(STR_AT(rule->patterns, 0),
+  cr_assert_eq(rule->n_patterns, 2);
+  cr_expect_str_eq(rule->pattern_places[0].text,
                    "Accepted @ESTRING:method: @for @ESTRING:user: @from @ANYSTRING:rest@");
   cr_assert_not_null(rule->pattern_places);
   /* [pdbtool] dump shows a pattern at the column after its text, plus one. */
@@ -227,8 +227,8 @@ Test(load, rule_children_without_containers)
 
   cr_assert_not_null(rule);
   cr_expect_str_eq(rule->class_name, "auth");
-  cr_assert_eq(rule->patterns->len, 1);
-  cr_expect_str_eq(STR_AT(rule->patterns, 0), "direct @STRING:word@");
+  cr_assert_eq(rule->n_patterns, 1);
+  cr_expect_str_eq(rule->pattern_places[0].text, "direct @STRING:word@");
   cr_assert_eq(rule->tags->len, 1);
   cr_expect_str_eq(STR_AT(rule->tags, 0), "direct-tag");
   cr_assert_eq(rule->values->len, 1);
@@ -269,9 +269,9 @@ Test(load, entities_and_cdata_decode)
   cr_expect_str_eq(rule->class_name, "c\"");
   /* as 3.38: a CDATA section gives nothing and ends a piece of text, each
    * piece a pattern of its own */
-  cr_assert_eq(rule->patterns->len, 2);
-  cr_expect_str_eq(STR_AT(rule->patterns, 0), "");
-  cr_expect_str_eq(STR_AT(rule->patterns, 1), "&A");
+  cr_assert_eq(rule->n_patterns, 2);
+  cr_expect_str_eq(rule->pattern_places[0].text, "");
+  cr_expect_str_eq(rule->pattern_places[1].text, "&A");
   cr_expect_str_eq(ruleset_named(db, "x<y")->id, "r");
   pdb_database_unref(db);
   g_free(path);
@@ -286,7 +286,7 @@ Test(load, pattern_text_is_verbatim)
 
   cr_assert_not_null(db);
   const PdbRule *rule = pdb_database_find_rule(db, "a");
-  cr_expect_str_eq(STR_AT(rule->patterns, 0), "  two  spaces ");
+  cr_expect_str_eq(rule->pattern_places[0].text, "  two  spaces ");
   pdb_database_unref(db);
   g_free(path);
 }
@@ -487,5 +487,52 @@ Test(load, action_keeps_the_last_kind)
             (const gchar *) g_ptr_array_index(warnings, 0));
   pdb_database_unref(db);
   g_ptr_array_unref(warnings);
+  g_free(path);
+}
+
+/* Rules live in blocks of PDB_RULE_BLOCK and keep their first pattern
+ * inline: across several blocks every rule keeps its index, its patterns
+ * in file order and its place in the id index (the first of an id wins). */
+Test(load, rules_across_blocks_keep_order_patterns_and_ids)
+{
+  const guint count = 3 * 128 + 7;
+  GString *xml = g_string_new("<patterndb version='4' pub_date='2024-01-01'>"
+                              "<ruleset name='p' id='rs'><pattern>p</pattern><rules>");
+
+  for (guint i = 0; i < count; i++)
+    {
+      g_string_append_printf(xml, "<rule id='r%u'><patterns>", i % 300);
+      for (guint k = 0; k <= i % 3; k++)
+        g_string_append_printf(xml, "<pattern>rule %u pattern %u @NUMBER:n%u@</pattern>", i, k, k);
+      g_string_append(xml, "</patterns></rule>");
+    }
+  g_string_append(xml, "</rules></ruleset></patterndb>");
+  gchar *path = write_file("blocks.xml", xml->str);
+  PdbDatabase *db = pdb_database_load(path, NULL, NULL);
+
+  cr_assert_not_null(db);
+  const GPtrArray *rules = pdb_database_get_rules(db);
+  cr_assert_eq(rules->len, count);
+  for (guint i = 0; i < count; i++)
+    {
+      const PdbRule *rule = g_ptr_array_index(rules, i);
+      gchar *id = g_strdup_printf("r%u", i % 300);
+
+      cr_expect_eq(rule->index, i);
+      cr_expect_str_eq(rule->id, id);
+      cr_assert_eq(rule->n_patterns, i % 3 + 1, "rule %u", i);
+      for (guint k = 0; k < rule->n_patterns; k++)
+        {
+          gchar *text = g_strdup_printf("rule %u pattern %u @NUMBER:n%u@", i, k, k);
+          cr_expect_str_eq(rule->pattern_places[k].text, text);
+          g_free(text);
+        }
+      cr_expect(rule->pattern_places[0].at.line > 0);
+      cr_expect_eq(pdb_database_find_rule(db, id), g_ptr_array_index(rules, i % 300),
+                   "the first rule with id %s wins", id);
+      g_free(id);
+    }
+  pdb_database_unref(db);
+  g_string_free(xml, TRUE);
   g_free(path);
 }

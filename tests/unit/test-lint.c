@@ -94,7 +94,7 @@ check_message(const gchar *msg, gsize len, gpointer data)
       const gchar *why = g_hash_table_lookup(c->shadowed, winner->id);
 
       cr_assert_null(why, "rule %s (%s) was reported shadowed (%s) but wins '%.*s' (%s match)",
-                     winner->id, (const gchar *) g_ptr_array_index(winner->patterns, 0), why,
+                     winner->id, (const gchar *) winner->pattern_places[0].text, why,
                      (int) len, msg, m.complete ? "complete" : "prefix");
     }
   pdb_match_clear(&m);
@@ -139,7 +139,7 @@ lint_and_verify(GPtrArray *patterns, guint *n_shadowed, guint *n_dead)
         {
           const PdbRule *rule = pdb_database_find_rule(db, id);
           PdbRadix *alone = pdb_radix_new();
-          const gchar *text = g_ptr_array_index(rule->patterns, 0);
+          const gchar *text = rule->pattern_places[0].text;
 
           cr_assert(pdb_radix_insert(alone, text, (gpointer) rule, NULL, NULL));
           pdb_radix_freeze(alone);

@@ -26,7 +26,10 @@ struct _PdbDatabase
   gchar *pub_date;         /* of the first file, or NULL */
   GPtrArray *files;        /* of gchar*: paths read, in load order; owns the strings
                               that every PdbLocation.file points to */
-  GPtrArray *rules;        /* of PdbRule*, owned, in file order */
+  GPtrArray *rules;        /* of PdbRule*, in file order; the structures sit in
+                              rule_blocks, the array clears them (pdb_rule_clear) */
+  GPtrArray *rule_blocks;  /* of PdbRule[PDB_RULE_BLOCK], owned; the last one is
+                              filled up to rules->len % PDB_RULE_BLOCK */
   GPtrArray *rulesets;     /* of PdbRuleset*, owned, in creation order */
   GHashTable *rule_by_id;  /* id -> PdbRule* (the first rule with that id) */
   GPtrArray *programs_order; /* of PdbProgramEntry*, owned, first-seen order */
@@ -38,6 +41,9 @@ struct _PdbDatabase
   GStringChunk *strings;   /* the rules' strings (rule.c): freed with the database only */
 };
 
+/* Rules are allocated this many at a time (pdb_database_new_rule). */
+#define PDB_RULE_BLOCK 128
+
 PdbDatabase *pdb_database_new(const PdbLoadOptions *options);
 /* The ruleset a program pattern belongs to, or NULL. "" is the catch-all. */
 PdbRuleset *pdb_database_lookup_program(PdbDatabase *db, const gchar *pattern);
@@ -48,8 +54,9 @@ void pdb_database_add_program(PdbDatabase *db, const gchar *pattern, PdbRuleset 
                               const PdbLocation *location, const PdbLocation *start);
 /* The catch-all ruleset, created on first use. */
 PdbRuleset *pdb_database_get_catch_all(PdbDatabase *db);
-/* Adds a rule (takes ownership). */
-void pdb_database_add_rule(PdbDatabase *db, PdbRule *rule);
+/* A new empty rule (pdb_rule_init()), the database's last: it lives as
+ * long as the database. */
+PdbRule *pdb_database_new_rule(PdbDatabase *db);
 /* Makes pdb_database_find_rule() find @rule by its id (the first one wins). */
 void pdb_database_index_rule(PdbDatabase *db, PdbRule *rule);
 /* Builds the program tree and freezes every tree. Warnings go to @options. */
@@ -85,8 +92,10 @@ gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadO
 
 /* rule.c: constructors and destructors of the plain data of rule.h. */
 /* A rule without strings: the loader sets the class (pdb_rule_set_class()) first. */
-PdbRule *pdb_rule_new(void);
-void pdb_rule_free(PdbRule *rule);
+/* Sets up a zeroed rule / frees what it owns (not the structure itself,
+ * which belongs to the database's rule blocks). */
+void pdb_rule_init(PdbRule *rule);
+void pdb_rule_clear(PdbRule *rule);
 PdbRuleset *pdb_ruleset_new(void);
 void pdb_ruleset_free(PdbRuleset *ruleset);
 PdbValueDef *pdb_value_def_new(void);

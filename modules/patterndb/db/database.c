@@ -45,7 +45,8 @@ pdb_database_new(const PdbLoadOptions *options)
 
   db->ref_count = 1;
   db->files = g_ptr_array_new_with_free_func(g_free);
-  db->rules = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_rule_free);
+  db->rules = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_rule_clear);
+  db->rule_blocks = g_ptr_array_new_with_free_func(g_free);
   db->rulesets = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_ruleset_free);
   db->rule_by_id = g_hash_table_new(g_str_hash, g_str_equal);
   db->programs_order = g_ptr_array_new_with_free_func((GDestroyNotify) program_entry_free);
@@ -77,6 +78,7 @@ pdb_database_unref(PdbDatabase *db)
   pdb_radix_free(db->programs);
   g_ptr_array_unref(db->rulesets);
   g_ptr_array_unref(db->rules);
+  g_ptr_array_unref(db->rule_blocks);
   g_ptr_array_unref(db->files);
   g_free(db->version);
   g_free(db->pub_date);
@@ -158,11 +160,19 @@ pdb_database_add_program(PdbDatabase *db, const gchar *pattern, PdbRuleset *rule
   g_hash_table_insert(db->program_by_pattern, entry->pattern, entry);
 }
 
-void
-pdb_database_add_rule(PdbDatabase *db, PdbRule *rule)
+PdbRule *
+pdb_database_new_rule(PdbDatabase *db)
 {
+  guint slot = db->rules->len % PDB_RULE_BLOCK;
+
+  if (slot == 0)
+    g_ptr_array_add(db->rule_blocks, g_new0(PdbRule, PDB_RULE_BLOCK));
+
+  PdbRule *rule = (PdbRule *) g_ptr_array_index(db->rule_blocks, db->rule_blocks->len - 1) + slot;
+  pdb_rule_init(rule);
   rule->index = db->rules->len;
   g_ptr_array_add(db->rules, rule);
+  return rule;
 }
 
 void

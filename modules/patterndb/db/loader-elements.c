@@ -107,7 +107,7 @@ start_rule(PdbLoader *self, const Attributes *attrs)
     "id", "class", "provider", "context-timeout", "context-scope", "context-id"
   };
   const xmlChar **found[A_COUNT] = { NULL };
-  PdbRule *rule = pdb_rule_new();
+  PdbRule *rule = pdb_database_new_rule(self->db);
   gchar *value;
 
   /* one pass over the attributes; they are then handled in a fixed order */
@@ -125,7 +125,6 @@ start_rule(PdbLoader *self, const Attributes *attrs)
 
   set_rule_class(self, rule, found[A_CLASS]);
   rule->location = self->start_location;
-  pdb_database_add_rule(self->db, rule);
   self->rule = rule;
   g_ptr_array_add(self->ruleset->rules, rule);
 
@@ -446,9 +445,9 @@ end_ruleset(PdbLoader *self)
       PdbRule *rule = g_ptr_array_index(pending->rules, i);
 
       g_ptr_array_add(target->rules, rule);
-      for (guint p = 0; p < rule->patterns->len; p++)
+      for (guint p = 0; p < rule->n_patterns; p++)
         {
-          const gchar *pattern = g_ptr_array_index(rule->patterns, p);
+          const gchar *pattern = rule->pattern_places[p].text;
           const PdbLocation *location = &rule->pattern_places[p].at;
           GError *error = NULL;
 

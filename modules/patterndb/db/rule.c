@@ -3,15 +3,18 @@
  * of rule.h.
  *
  * Invariant: the strings of a PdbRule (id, class_name, class_tag,
- * provider, context_id, description and the elements of patterns, tags
- * and urls) live in the database's string pool (pdb_database_store(),
- * pdb_database_intern()) and are freed with it, never one by one. Every
- * other structure owns the strings and arrays it points to (the arrays
- * free their elements), except the `file` of a PdbLocation, which belongs
- * to the database's list of files, and PdbRuleset.rules, which borrows the
- * database's rules. A rule's arrays that hold nothing are one shared,
- * never modified empty array (pdb_rule_array_add() replaces it on the
- * first element): 100,000 rules would otherwise carry 600,000 empty ones.
+ * provider, context_id, description, the pattern texts and the elements
+ * of tags and urls) live in the database's string pool
+ * (pdb_database_store(), pdb_database_intern()) and the PdbRule structures
+ * in its rule blocks (pdb_database_new_rule()); both are freed with the
+ * database, never one by one. Every other structure owns the strings and
+ * arrays it points to (the arrays free their elements), except the `file`
+ * of a PdbLocation, which belongs to the database's list of files, and
+ * PdbRuleset.rules, which borrows the database's rules. A rule's arrays
+ * that hold nothing are one shared, never modified empty array
+ * (pdb_rule_array_add() replaces it on the first element): 100,000 rules
+ * would otherwise carry 500,000 empty ones. The first pattern's text and
+ * places are kept inline (most rules have one).
  */
 #include "db/database-private.h"
 #include "db/template.h"
@@ -198,10 +201,20 @@ pdb_rule_array_add(GPtrArray **array, gpointer element, GDestroyNotify free_func
 void
 pdb_rule_add_pattern(PdbRule *rule, const gchar *text, const PdbLocation *at, const PdbLocation *start)
 {
-  pdb_rule_array_add(&rule->patterns, (gpointer) text, NULL);
-  rule->pattern_places = g_renew(PdbPatternPlace, rule->pattern_places, rule->patterns->len);
-  rule->pattern_places[rule->patterns->len - 1].at = *at;
-  rule->pattern_places[rule->patterns->len - 1].start = *start;
+  guint count = ++rule->n_patterns;
+
+  if (count == 1)
+    rule->pattern_places = &rule->first_place;
+  else if (count == 2)
+    {
+      rule->pattern_places = g_new(PdbPatternPlace, 2);
+      rule->pattern_places[0] = rule->first_place;
+    }
+  else
+    rule->pattern_places = g_renew(PdbPatternPlace, rule->pattern_places, count);
+  rule->pattern_places[count - 1].text = (gchar *) text;
+  rule->pattern_places[count - 1].at = *at;
+  rule->pattern_places[count - 1].start = *start;
 }
 
 static void
@@ -211,19 +224,16 @@ release_ptr_array(GPtrArray *array)
     g_ptr_array_unref(array);
 }
 
-PdbRule *
-pdb_rule_new(void)
+void
+pdb_rule_init(PdbRule *rule)
 {
-  PdbRule *rule = g_new0(PdbRule, 1);
   GPtrArray *empty = shared_empty_ptr_array();
 
-  rule->patterns = empty;
   rule->tags = empty;
   rule->values = empty;
   rule->examples = empty;
   rule->actions = empty;
   rule->urls = empty;
-  return rule;
 }
 
 void
@@ -245,20 +255,19 @@ pdb_rule_set_class(PdbDatabase *db, PdbRule *rule, const gchar *class_name)
 }
 
 void
-pdb_rule_free(PdbRule *rule)
+pdb_rule_clear(PdbRule *rule)
 {
   if (!rule)
     return;
   pdb_template_free(rule->context_id_template);
   pdb_host_expr_free(rule->context_id_host);
-  release_ptr_array(rule->patterns);
-  g_free(rule->pattern_places);
+  if (rule->pattern_places != &rule->first_place)
+    g_free(rule->pattern_places);
   release_ptr_array(rule->tags);
   release_ptr_array(rule->values);
   release_ptr_array(rule->examples);
   release_ptr_array(rule->actions);
   release_ptr_array(rule->urls);
-  g_free(rule);
 }
 
 /* A rule's id is the label of its patterns in the message tree (radix.h):

@@ -102,9 +102,10 @@ typedef struct _PdbAction
   PdbLocation location;
 } PdbAction;
 
-/* Where one <pattern> is in its file. */
+/* One <pattern>: its text and where it is in its file. */
 typedef struct _PdbPatternPlace
 {
+  gchar *text;             /* verbatim, in the database's string pool */
   PdbLocation at;          /* given to the engine and shown by `dump`; as pdbtool, the column
                             * after the pattern text plus one */
   PdbLocation start;       /* where its text begins (messages) */
@@ -121,9 +122,10 @@ typedef struct _PdbRule
   PdbHostExpr *context_id_host;     /* as PdbValueDef.host */
   gint context_timeout;    /* seconds */
   PdbContextScope context_scope;
-  GPtrArray *patterns;     /* of gchar*: the <pattern> texts, verbatim */
-  PdbPatternPlace *pattern_places; /* patterns->len entries (NULL when none), one allocation
-                                      for both locations of every pattern */
+  guint n_patterns;        /* how many <pattern> elements it has */
+  PdbPatternPlace *pattern_places; /* n_patterns entries (NULL when none): first_place
+                                      for one pattern, else one allocation */
+  PdbPatternPlace first_place;     /* the first pattern (most rules have one) */
   GPtrArray *tags;         /* of gchar* */
   GPtrArray *values;       /* of PdbValueDef* */
   GPtrArray *examples;     /* of PdbExample* */

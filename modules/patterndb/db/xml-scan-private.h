@@ -26,6 +26,7 @@ typedef struct _Scanner
   gpointer user_data;
   gboolean stopped;
   gboolean ascii;               /* no byte above 0x7F (check pass: so far) */
+  gboolean attrs_verbatim;      /* PdbXmlScanFacts.attrs_verbatim (check pass: so far) */
 
   /* positions (event pass): known up to pos_ptr */
   const guchar *pos_ptr;
@@ -76,7 +77,10 @@ PdbXmlScanPos xml_scan_position_of(Scanner *s, const guchar *p);
 static inline const guchar *
 skip_blanks(const guchar *p)
 {
-  while (*p == ' ' || *p == '\t' || *p == '\n')
+  /* one load and test per byte: most calls stop at once, on a name or '<' */
+  static const guint8 blank[256] = { [' '] = 1, ['\t'] = 1, ['\n'] = 1 };
+
+  while (blank[*p])
     p++;
   return p;
 }

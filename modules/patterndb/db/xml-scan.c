@@ -173,6 +173,8 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
   if (s->events)
     {
       const guchar *close = memchr(p, quote, s->end - p);
+      if (s->attrs_verbatim)
+        return close + 1;
       for (const guchar *q = p; q < close; q++)
         if (*q == '&' || *q == '\t' || *q == '\n')
           {
@@ -202,11 +204,15 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
       gint n;
       gunichar c = 0;
       if (*p == '&')
-        n = xml_scan_parse_reference(p, &c);
+        {
+          n = xml_scan_parse_reference(p, &c);
+          s->attrs_verbatim = FALSE;
+        }
       else if (*p == '\t' || *p == '\n')
         {
           n = 1;
           c = ' ';
+          s->attrs_verbatim = FALSE;
         }
       else
         {
@@ -246,6 +252,13 @@ element_position(Scanner *s, const guchar *lt, const guchar *tag_end, const PdbX
 {
   PdbXmlScanPos pos = *tag_end_pos;
 
+  /* s->line_start is the start of @tag_end's line: a tag that starts on
+   * it has no newline to count */
+  if (lt >= s->line_start)
+    {
+      pos.column = MAX(pos.column - (gint) (tag_end - lt), 1);
+      return pos;
+    }
   pdb_xml_scan_move_back(s->buf, lt, tag_end, &pos);
   return pos;
 }
@@ -626,6 +639,7 @@ pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts)
   s.buf = (const guchar *) buffer;
   s.end = s.buf + length;
   s.ascii = TRUE;
+  s.attrs_verbatim = TRUE;
   /* Every loop stops at the terminating NUL. A NUL byte or a CR anywhere
    * else fails the grammar where it stands (neither is a character that
    * xml_scan_utf8_length() accepts, a blank or a name character), so files with CR
@@ -636,6 +650,7 @@ pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts)
   if (!scan_document(&s))
     return FALSE;
   facts->ascii = s.ascii;
+  facts->attrs_verbatim = s.attrs_verbatim;
   return TRUE;
 }
 
@@ -649,6 +664,7 @@ pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFacts *fa
   s.buf = (const guchar *) buffer;
   s.end = s.buf + length;
   s.ascii = facts->ascii;
+  s.attrs_verbatim = facts->attrs_verbatim;
   s.events = events;
   s.user_data = user_data;
   s.pos_ptr = s.buf;

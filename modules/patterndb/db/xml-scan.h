@@ -49,6 +49,8 @@ typedef struct _PdbXmlScanEvents
 typedef struct _PdbXmlScanFacts
 {
   gboolean ascii;          /* no byte above 0x7F: columns are byte offsets */
+  gboolean attrs_verbatim; /* no attribute value holds a reference, TAB or LF:
+                              every value is its raw bytes */
 } PdbXmlScanFacts;
 
 /*

@@ -12,7 +12,9 @@
  * on error nothing is returned, nothing leaks, and the message starts with
  * file:line:column of the offending '@'. With a cache (a tree's), each
  * distinct reference is compiled once and elements hold references to the
- * cached parser.
+ * cached parser. pdb_pattern_parse_into() fills a caller's empty array
+ * (an inserting tree reuses one for every pattern) and leaves it empty on
+ * error; pdb_pattern_clear() empties it again.
  */
 #include "engine/radix-node.h"
 
@@ -39,12 +41,23 @@ _where(const gchar *pattern, gsize offset, const PdbLocation *location)
                          line, column);
 }
 
-static void
-_append(GArray *elements, PdbElementKind kind, const gchar *text, gsize length, PdbParser *parser)
+/* Writes element @n of an array whose length is its room (see
+ * pdb_pattern_parse_into), doubling the room when it is full. */
+static inline void
+_put(GArray *elements, guint *n, PdbElementKind kind, const gchar *text, gsize length, PdbParser *parser)
 {
-  PdbElement e = { kind, text, length, parser };
+  if (*n == elements->len)
+    g_array_set_size(elements, 2 * elements->len);
+  g_array_index(elements, PdbElement, *n) = (PdbElement) { kind, text, length, parser };
+  (*n)++;
+}
 
-  g_array_append_val(elements, e);
+void
+pdb_pattern_clear(GArray *elements)
+{
+  for (guint i = 0; i < elements->len; i++)
+    pdb_parser_free(g_array_index(elements, PdbElement, i).parser);
+  g_array_set_size(elements, 0);
 }
 
 void
@@ -52,8 +65,7 @@ pdb_pattern_free(GArray *elements)
 {
   if (!elements)
     return;
-  for (guint i = 0; i < elements->len; i++)
-    pdb_parser_free(g_array_index(elements, PdbElement, i).parser);
+  pdb_pattern_clear(elements);
   g_array_free(elements, TRUE);
 }
 
@@ -105,7 +117,26 @@ pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
                          const PdbLocation *location, GHashTable *cache, GError **error)
 {
   GArray *elements = g_array_sized_new(FALSE, FALSE, sizeof(PdbElement), 8);
+
+  if (!pdb_pattern_parse_into(elements, pattern, capture_prefix, location, cache, error))
+    {
+      g_array_free(elements, TRUE);
+      return NULL;
+    }
+  return elements;
+}
+
+gboolean
+pdb_pattern_parse_into(GArray *elements, const gchar *pattern, const gchar *capture_prefix,
+                       const PdbLocation *location, GHashTable *cache, GError **error)
+{
   const gchar *p = pattern;
+  guint n = 0;
+
+  g_return_val_if_fail(elements->len == 0, FALSE);
+  /* the array's length is the room for elements until the end, where it is
+   * cut to their count: one call to size it instead of one per element */
+  g_array_set_size(elements, 16);
 
   while (*p)
     {
@@ -114,14 +145,14 @@ pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
 
       if (!at)
         {
-          _append(elements, PDB_ELEMENT_LITERAL, p, strlen(p), NULL);
+          _put(elements, &n, PDB_ELEMENT_LITERAL, p, strlen(p), NULL);
           break;
         }
       if (at > p)
-        _append(elements, PDB_ELEMENT_LITERAL, p, at - p, NULL);
+        _put(elements, &n, PDB_ELEMENT_LITERAL, p, at - p, NULL);
       if (at[1] == '@')
         {
-          _append(elements, PDB_ELEMENT_AT, at, 1, NULL);
+          _put(elements, &n, PDB_ELEMENT_AT, at, 1, NULL);
           p = at + 2;
           continue;
         }
@@ -134,8 +165,9 @@ pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
                       "%s: '@' without a closing '@' in pattern '%s'; a parser is written "
                       "@TYPE:name@ and a literal '@' must be written '@@'", where, pattern);
           g_free(where);
-          pdb_pattern_free(elements);
-          return NULL;
+          g_array_set_size(elements, n);
+          pdb_pattern_clear(elements);
+          return FALSE;
         }
 
       GError *local = NULL;
@@ -148,11 +180,13 @@ pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
           g_set_error(error, PDB_RADIX_ERROR, local->code, "%s: %s", where, local->message);
           g_free(where);
           g_error_free(local);
-          pdb_pattern_free(elements);
-          return NULL;
+          g_array_set_size(elements, n);
+          pdb_pattern_clear(elements);
+          return FALSE;
         }
-      _append(elements, PDB_ELEMENT_PARSER, NULL, 0, parser);
+      _put(elements, &n, PDB_ELEMENT_PARSER, NULL, 0, parser);
       p = end + 1;
     }
-  return elements;
+  g_array_set_size(elements, n);
+  return TRUE;
 }

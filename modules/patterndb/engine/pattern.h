@@ -36,6 +36,12 @@ GArray *pdb_pattern_parse(const gchar *pattern, const gchar *capture_prefix,
  * pattern-parse.c): parsers of equal references are shared. */
 GArray *pdb_pattern_parse_cached(const gchar *pattern, const gchar *capture_prefix,
                                  const PdbLocation *location, GHashTable *cache, GError **error);
+/* The same into @elements, which must be empty (GArray of PdbElement); on
+ * error it is left empty. */
+gboolean pdb_pattern_parse_into(GArray *elements, const gchar *pattern, const gchar *capture_prefix,
+                                const PdbLocation *location, GHashTable *cache, GError **error);
+/* Drops the elements' parser references and empties the array. */
+void pdb_pattern_clear(GArray *elements);
 void pdb_pattern_free(GArray *elements);
 
 G_END_DECLS

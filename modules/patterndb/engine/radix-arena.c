@@ -53,46 +53,60 @@ pdb_arena_free(PdbArena *arena)
   g_free(arena);
 }
 
-gpointer
-pdb_arena_alloc(PdbArena *arena, gsize size)
+/* A chunk with room for @size (already aligned) bytes, made the one
+ * allocation happens in unless it is a chunk of its own (see below). */
+static G_GNUC_NO_INLINE PdbArenaChunk *
+arena_new_chunk(PdbArena *arena, gsize size)
+{
+  PdbArenaChunk *c = arena->chunks;
+  /* a request larger than a quarter chunk gets a chunk of its own, kept
+   * behind the current one so that the current chunk's rest is not lost */
+  gsize chunk_size = c ? MIN(c->size * 2, (gsize) PDB_ARENA_CHUNK) : PDB_ARENA_FIRST_CHUNK;
+
+  if (size > chunk_size / 4)
+    chunk_size = size;
+  PdbArenaChunk *fresh = g_malloc(sizeof(PdbArenaChunk) + chunk_size);
+
+  fresh->size = chunk_size;
+  fresh->used = 0;
+  arena->total += sizeof(PdbArenaChunk) + chunk_size;
+  if (c && chunk_size == size)
+    {
+      fresh->next = c->next;
+      c->next = fresh;
+    }
+  else
+    {
+      fresh->next = c;
+      arena->chunks = fresh;
+    }
+  return fresh;
+}
+
+/* The allocation itself, inlined into the three entry points below. */
+static inline gpointer
+arena_alloc(PdbArena *arena, gsize size)
 {
   PdbArenaChunk *c = arena->chunks;
 
   size = (size + PDB_ARENA_ALIGN - 1) & ~(gsize) (PDB_ARENA_ALIGN - 1);
   if (G_UNLIKELY(!c || c->size - c->used < size))
-    {
-      /* a request larger than a quarter chunk gets a chunk of its own, kept
-       * behind the current one so that the current chunk's rest is not lost */
-      gsize chunk_size = c ? MIN(c->size * 2, (gsize) PDB_ARENA_CHUNK) : PDB_ARENA_FIRST_CHUNK;
-
-      if (size > chunk_size / 4)
-        chunk_size = size;
-      PdbArenaChunk *fresh = g_malloc(sizeof(PdbArenaChunk) + chunk_size);
-
-      fresh->size = chunk_size;
-      fresh->used = 0;
-      arena->total += sizeof(PdbArenaChunk) + chunk_size;
-      if (c && chunk_size == size)
-        {
-          fresh->next = c->next;
-          c->next = fresh;
-        }
-      else
-        {
-          fresh->next = c;
-          arena->chunks = fresh;
-        }
-      c = fresh;
-    }
+    c = arena_new_chunk(arena, size);
   gpointer p = (guchar *) (c + 1) + c->used;
   c->used += size;
   return p;
 }
 
 gpointer
+pdb_arena_alloc(PdbArena *arena, gsize size)
+{
+  return arena_alloc(arena, size);
+}
+
+gpointer
 pdb_arena_alloc0(PdbArena *arena, gsize size)
 {
-  gpointer p = pdb_arena_alloc(arena, size);
+  gpointer p = arena_alloc(arena, size);
 
   memset(p, 0, size);
   return p;
@@ -101,7 +115,7 @@ pdb_arena_alloc0(PdbArena *arena, gsize size)
 gchar *
 pdb_arena_strndup(PdbArena *arena, const gchar *s, gsize length)
 {
-  gchar *p = pdb_arena_alloc(arena, length + 1);
+  gchar *p = arena_alloc(arena, length + 1);
 
   memcpy(p, s, length);
   p[length] = '\0';

@@ -100,6 +100,11 @@ pdb_radix_release_build(PdbRadix *self)
       g_hash_table_destroy(self->parser_cache);
       self->parser_cache = NULL;
     }
+  if (self->elements)
+    {
+      g_array_free(self->elements, TRUE);
+      self->elements = NULL;
+    }
   pdb_arena_free(self->arena);
   self->arena = NULL;
   self->root = NULL;
@@ -359,9 +364,11 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
       g_free(where);
       return FALSE;
     }
-  elements = pdb_pattern_parse_cached(pattern, self->capture_prefix, location, self->parser_cache,
-                                      error);
-  if (!elements)
+  if (!self->elements)
+    self->elements = g_array_sized_new(FALSE, FALSE, sizeof(PdbElement), 16);
+  elements = self->elements;
+  if (!pdb_pattern_parse_into(elements, pattern, self->capture_prefix, location, self->parser_cache,
+                              error))
     return FALSE;
 
   node = _walk_existing(self->root, elements);
@@ -372,7 +379,7 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
                   "%s: duplicate pattern '%s': an identical pattern was inserted before and "
                   "keeps its place; remove one of them", where, pattern);
       g_free(where);
-      pdb_pattern_free(elements);
+      pdb_pattern_clear(elements);
       return FALSE;
     }
 
@@ -401,6 +408,6 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
           self->blob_bound += 1 + length;
         }
     }
-  pdb_pattern_free(elements);
+  pdb_pattern_clear(elements);
   return TRUE;
 }

@@ -299,6 +299,7 @@ struct _PdbRadix
   PdbBuildNode *root;      /* until frozen */
   PdbArena *arena;         /* holds root and everything below it, until frozen */
   GHashTable *parser_cache;/* "prefix@reference" -> PdbParser: every parser of the build tree */
+  GArray *elements;        /* while building: one pattern's elements, empty between inserts */
   gsize blob_bound;        /* while building: at least the blob's size (the freeze allocates
                             * this much and writes in one walk, instead of measuring first) */
   guint32 n_nodes;         /* counted while building */

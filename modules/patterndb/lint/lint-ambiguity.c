@@ -178,8 +178,8 @@ pdb_lint_check_ambiguity(const PdbRuleset *rs, GPtrArray *patterns, GPtrArray *f
     {
       const PdbRule *rule = g_ptr_array_index(rs->rules, i);
 
-      for (gint k = (gint) rule->patterns->len - 1; k >= 0; k--)
-        pdb_radix_insert(self.reversed, g_ptr_array_index(rule->patterns, k), (gpointer) rule, NULL, NULL);
+      for (gint k = (gint) rule->n_patterns - 1; k >= 0; k--)
+        pdb_radix_insert(self.reversed, rule->pattern_places[k].text, (gpointer) rule, NULL, NULL);
     }
   pdb_radix_freeze(self.reversed);
 

@@ -25,7 +25,7 @@ typedef struct _LintToken
 typedef struct _LintPattern
 {
   const PdbRule *rule;
-  guint index;             /* into rule->patterns */
+  guint index;             /* into rule->pattern_places */
   const gchar *text;
   GArray *elements;        /* owned (pdb_pattern_parse) */
   GArray *tokens;          /* of LintToken */

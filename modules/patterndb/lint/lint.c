@@ -196,13 +196,13 @@ pdb_lint_ruleset_patterns(const PdbRuleset *rs)
     {
       const PdbRule *rule = g_ptr_array_index(rs->rules, r);
 
-      for (guint i = 0; i < rule->patterns->len; i++)
+      for (guint i = 0; i < rule->n_patterns; i++)
         {
           LintPattern *p = g_new0(LintPattern, 1);
 
           p->rule = rule;
           p->index = i;
-          p->text = g_ptr_array_index(rule->patterns, i);
+          p->text = rule->pattern_places[i].text;
           /* a pattern the loader refused is already a loader warning */
           p->elements = pdb_pattern_parse(p->text, NULL, NULL, NULL);
           if (!p->elements)

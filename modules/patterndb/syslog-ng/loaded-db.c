@@ -180,8 +180,8 @@ pdb_sng_db_count_names(const PdbDatabase *db, guint counts[PDB_SNG_MEMO_KINDS])
       const PdbRule *rule = g_ptr_array_index(rules, i);
 
       counts[PDB_SNG_MEMO_TAG] += 1 + (rule->tags ? rule->tags->len : 0);
-      for (guint p = 0; rule->patterns && p < rule->patterns->len; p++)
-        for (const gchar *c = g_ptr_array_index(rule->patterns, p); *c; c++)
+      for (guint p = 0; p < rule->n_patterns; p++)
+        for (const gchar *c = rule->pattern_places[p].text; *c; c++)
           counts[PDB_SNG_MEMO_HANDLE] += *c == '@';
       for (guint v = 0; rule->values && v < rule->values->len; v++)
         {

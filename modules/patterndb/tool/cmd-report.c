@@ -126,7 +126,7 @@ register_rules(PdbReport *report, const PdbDatabase *db)
   for (guint i = 0; i < rules->len; i++)
     {
       const PdbRule *rule = g_ptr_array_index(rules, i);
-      const gchar *pattern = rule->patterns && rule->patterns->len ? g_ptr_array_index(rule->patterns, 0) : NULL;
+      const gchar *pattern = rule->n_patterns ? rule->pattern_places[0].text : NULL;
       pdb_report_add_rule(report, rule->id, rule->class_name, pattern);
     }
 }

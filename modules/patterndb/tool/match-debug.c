@@ -180,8 +180,8 @@ pdb_match_print_explanation(Matcher *m, const gchar *program, gsize program_leng
       if (closest->location.file)
         g_string_append_printf(out, " (%s:%d)", closest->location.file, closest->location.line);
       g_string_append_c(out, '\n');
-      for (guint i = 0; closest->patterns && i < closest->patterns->len; i++)
-        g_string_append_printf(out, "  pattern:  '%s'\n", (const gchar *) g_ptr_array_index(closest->patterns, i));
+      for (guint i = 0; i < closest->n_patterns; i++)
+        g_string_append_printf(out, "  pattern:  '%s'\n", closest->pattern_places[i].text);
     }
   if (trace.expected && trace.expected->len)
     {

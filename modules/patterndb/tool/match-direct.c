@@ -83,8 +83,8 @@ rule_allows_direct(const PdbRule *rule)
   for (guint i = 0; rule->values && i < rule->values->len; i++)
     if (mentions_classifier(((const PdbValueDef *) g_ptr_array_index(rule->values, i))->name))
       return FALSE;
-  for (guint i = 0; rule->patterns && i < rule->patterns->len; i++)
-    if (mentions_classifier(g_ptr_array_index(rule->patterns, i)))
+  for (guint i = 0; i < rule->n_patterns; i++)
+    if (mentions_classifier(rule->pattern_places[i].text))
       return FALSE;
   return TRUE;
 }
