@@ -511,8 +511,9 @@ pdb_frozen_literal_child(const PdbFrozenNode *n, const guchar *first, guchar c)
 }
 
 /* pdb_radix_lookup_many() interleaving only the jobs whose tree's blob has
- * at least @min_blob bytes (the others are looked up one at a time); the
- * public function uses PDB_PREFETCH_MIN_BLOB (tests use 0). */
+ * at least @min_blob bytes or lies in a shared region (the others are
+ * looked up one at a time); the public function uses PDB_PREFETCH_MIN_BLOB
+ * (tests use 0). */
 void pdb_radix_lookup_many_above(PdbLookupJob *jobs, gsize n_jobs, gsize min_blob);
 
 /* pdb_radix_lookup() resumed at the record @node, input offset @offset,
