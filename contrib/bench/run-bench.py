@@ -327,6 +327,76 @@ def instr_per_msg(tool, wdir, inp_small, one, tmp):
     return (ir_n - ir_1) / (n - 1)
 
 
+# ------------------------------------------------------------ cachegrind
+
+CG_EVENTS = ("Ir", "D1mr", "DLmr")
+# Fixed simulated caches, the same on every machine: one core's L1d and L2
+# here (48 KiB 12-way, 2 MiB 16-way). Valgrind's default LL is the host's
+# last level, which on this VM reports a 260 MB L3 that would hold every tree.
+CG_CACHES = ["--D1=49152,12,64", "--LL=2097152,16,64"]
+
+
+def cachegrind_counts(argv, stdin_path, tmp):
+    """Simulated cache events of one run (valgrind's cachegrind: repeatable,
+    unlike hardware counters, which this container does not give perf)."""
+    out = os.path.join(tmp, "cachegrind.out")
+    fin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    r = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=yes"] + CG_CACHES + ["--cachegrind-out-file=" + out] + argv,
+                       stdin=fin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+    if stdin_path:
+        fin.close()
+    counts = None
+    try:
+        events = summary = None
+        for line in open(out):
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("summary:"):
+                summary = [int(x) for x in line.split()[1:]]
+        if r.returncode == 0 and events and summary:
+            counts = {e: summary[events.index(e)] for e in CG_EVENTS}
+        os.unlink(out)
+    except (OSError, ValueError):
+        pass
+    return counts
+
+
+def misses_per_msg(tool, wdir, inp_small, one, tmp):
+    """Instructions, D1 and LL data read misses per message: the run on
+    @inp_small minus the run on one line (same path length, as in
+    instr_per_msg), over the lines in between."""
+    n = count_lines(inp_small)
+    one_same = os.path.join(os.path.dirname(inp_small), "1" * len(os.path.basename(inp_small)))
+    shutil.copyfile(one, one_same)
+    c_n = cachegrind_counts(tool.make_argv(wdir, inp_small), inp_small if tool.stdin else None, tmp)
+    c_1 = cachegrind_counts(tool.make_argv(wdir, one_same), one_same if tool.stdin else None, tmp)
+    os.unlink(one_same)
+    if c_n is None or c_1 is None:
+        return None
+    return {e: (c_n[e] - c_1[e]) / (n - 1) for e in CG_EVENTS}
+
+
+def print_misses(results, path):
+    """The cache-miss table: what the lookup waits for, per message."""
+    text = ["", "Cache misses per message, patterndb --threads 1 (valgrind cachegrind, simulated D1 48 KiB 12-way and",
+            "LL 2 MiB 16-way, 64-byte lines, on every machine; a run on N lines minus a run on one line, over",
+            "N - 1; D1/LL: first-level/last-level data read misses; counts, not stalls: a prefetched line still",
+            "counts as a miss, so overlapping misses does not lower them):", "",
+            "| workload | rules | lines | instr/msg | D1 read misses/msg | LL read misses/msg |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for name, meta, row in results:
+        cg = row.get("patterndb", {}).get("cg")
+        if cg is None:
+            continue
+        text.append("| %s | %d | %d | %.0f | %.2f | %.3f |" % (name, meta["rules"], cg["lines"], cg["Ir"],
+                                                             cg["D1mr"], cg["DLmr"]))
+    out = "\n".join(text)
+    print(out)
+    if path:
+        with open(path, "a") as f:
+            f.write(out + "\n")
+
+
 # ------------------------------------------------------------ main
 
 def machine_info():
@@ -364,6 +434,11 @@ def main():
     ap.add_argument("--results", default=None, help="write the table (markdown) here too")
     ap.add_argument("--load-only", action="store_true",
                     help="only the load table: load time and peak RSS on a one-line input (--reps runs each)")
+    ap.add_argument("--misses-only", action="store_true",
+                    help="only the cache-miss table (cachegrind), no timed runs")
+    ap.add_argument("--lines", type=int, default=None, help="stream length (default 1,000,000; quick 100,000)")
+    ap.add_argument("--sizes", default=None, help="comma-separated rule counts of the synthetic workloads")
+    ap.add_argument("--cg-lines", type=int, default=None, help="lines per cachegrind run")
     args = ap.parse_args()
 
     src = os.path.abspath(args.srcdir)
@@ -376,18 +451,23 @@ def main():
     loghub = os.path.join(src, "tests", "data", "loghub")
 
     Daemon.flow_control = not args.no_flow_control
-    lines = 1000 if args.load_only else 100000 if args.quick else 1000000
+    lines = args.lines or (1000 if args.load_only else 100000 if args.quick else 1000000)
     reps = args.reps or (1 if args.quick else 3)
     sizes = [100, 10000] if args.quick else [100, 1000, 10000, 100000]
+    if args.sizes:
+        sizes = [int(x) for x in args.sizes.split(",")]
     budget = 3.0 if args.quick else 5.0     # seconds a slow tool may spend on one run
-    cg_lines = 5000 if args.quick else 10000
+    cg_lines = args.cg_lines or (5000 if args.quick else 10000)
 
     workloads = [("real", ["real", "--loghub", loghub])]
     workloads += [("synth-%d" % n, ["synth", "--rules", str(n)]) for n in sizes]
-    if not args.quick:
+    if not args.quick or args.misses_only:
         # Not a target of its own: the largest rule set with a skewed stream,
         # as real traffic is, next to the uniform worst case above.
-        workloads.append(("synth-%d-zipf" % sizes[-1], ["synth", "--rules", str(sizes[-1]), "--zipf", "1"]))
+        # The smallest rule set with the same skew: the cache-miss table
+        # compares both sizes on both streams.
+        for n in sorted(set([sizes[0], sizes[-1]])):
+            workloads.append(("synth-%d-zipf" % n, ["synth", "--rules", str(n), "--zipf", "1"]))
     if args.only:
         keep = set(args.only.split(","))
         workloads = [w for w in workloads if w[0] in keep]
@@ -465,6 +545,8 @@ def main():
         for t in tools:
             if t.name not in wanted:
                 t.available, t.why = False, "not in the load table"
+    if args.misses_only:
+        return misses_only(workloads, wdirs, tools[0], cg_lines, tmp, args.results)
 
     # A tool must classify the one-line input of the real workload as intended.
     first = wdirs[workloads[0][0]]
@@ -637,6 +719,8 @@ def main():
                     row[t.name]["ipm"] = instr_per_msg(t, wdir, small, one, tmp)
                 elif t.callgrind:
                     row[t.name]["ipm"] = None
+            if "patterndb" in row and row["patterndb"].get("rate") is not None:
+                row["patterndb"]["cg"] = cache_row(tools[0], wdir, small, one, tmp)
         results.append((name, meta, row))
         log("bench: %s done (%.0f s so far)" % (name, time.time() - t_start))
 
@@ -646,6 +730,7 @@ def main():
     if args.results:
         with open(args.results, "a") as f:
             f.write("\n".join(out) + "\n")
+    print_misses(results, args.results)
     with open(os.path.join(work, "results.json"), "w") as f:
         json.dump([dict(workload=n, meta=m, tools=r) for n, m, r in results], f, indent=1)
     return 0
@@ -713,6 +798,30 @@ def load_table(results):
                    % (r[1], r[2], r[4], "holds" if float(r[4]) < 0.15 else "does NOT hold",
                       r[7], r[3], r[8], "holds" if float(r[7]) <= float(r[8]) else "does NOT hold"))
     return out
+def cache_row(tool, wdir, small, one, tmp):
+    cg = misses_per_msg(tool, wdir, small, one, tmp)
+    if cg is not None:
+        cg["lines"] = count_lines(small)
+    return cg
+
+
+def misses_only(workloads, wdirs, tool, cg_lines, tmp, path):
+    """--misses-only: the cache-miss table alone (for development: no timed runs)."""
+    if not shutil.which("valgrind"):
+        log("bench: valgrind is not installed")
+        return 1
+    results = []
+    for name, _ in workloads:
+        wdir = wdirs[name]
+        meta = json.load(open(os.path.join(wdir, "meta.json")))
+        small = prefix_file(os.path.join(wdir, "input.log"), min(cg_lines, meta["lines"]))
+        log("bench: %s: cachegrind on %d lines" % (name, count_lines(small)))
+        results.append((name, meta, {"patterndb": {"cg": cache_row(tool, wdir, small,
+                                                                   os.path.join(wdir, "one.log"), tmp)}}))
+    if path:
+        open(path, "w").close()
+    print_misses(results, path)
+    return 0
 
 
 def targets(results):

@@ -155,11 +155,10 @@ program_lookup(const PdbRadix *programs, const gchar *name, gsize length, PdbMat
   return found;
 }
 
-void
-pdb_database_classify(const PdbDatabase *db,
-                      const gchar *program, gsize program_length,
-                      const gchar *message, gsize message_length,
-                      PdbResult *result)
+/* Steps 1-3 (the program's ruleset) of a classification: the ruleset whose
+ * message tree is to be searched, or NULL (result->kind stays NONE). */
+static const PdbRuleset *
+classify_program(const PdbDatabase *db, const gchar *program, gsize program_length, PdbResult *result)
 {
   const PdbRuleset *ruleset;
 
@@ -178,11 +177,15 @@ pdb_database_classify(const PdbDatabase *db,
       match_reset(&result->program_match);
       ruleset = db->catch_all;
     }
-  if (!ruleset)
-    return;
-
   result->ruleset = ruleset;
-  if (pdb_radix_lookup(ruleset->messages, message ? message : "", message_length, &result->message_match))
+  return ruleset;
+}
+
+/* Step 4 done: what the message lookup found. */
+static void
+classify_finish(PdbResult *result, gboolean found)
+{
+  if (found)
     {
       result->kind = PDB_RESULT_MATCH;
       result->rule = result->message_match.value;
@@ -191,6 +194,49 @@ pdb_database_classify(const PdbDatabase *db,
     {
       match_reset(&result->message_match);
       result->kind = PDB_RESULT_UNKNOWN;
+    }
+}
+
+void
+pdb_database_classify(const PdbDatabase *db,
+                      const gchar *program, gsize program_length,
+                      const gchar *message, gsize message_length,
+                      PdbResult *result)
+{
+  const PdbRuleset *ruleset = classify_program(db, program, program_length, result);
+
+  if (!ruleset)
+    return;
+  classify_finish(result, pdb_radix_lookup(ruleset->messages, message ? message : "", message_length,
+                                           &result->message_match));
+}
+
+/* The message lookups of a group of jobs go through pdb_radix_lookup_many(). */
+#define CLASSIFY_CHUNK (4 * PDB_LOOKUP_GROUP)
+
+void
+pdb_database_classify_many(const PdbDatabase *db, PdbClassifyJob *jobs, gsize n_jobs)
+{
+  PdbLookupJob lookups[CLASSIFY_CHUNK];
+
+  for (gsize base = 0; base < n_jobs; base += CLASSIFY_CHUNK)
+    {
+      gsize n = MIN(CLASSIFY_CHUNK, n_jobs - base);
+
+      for (gsize i = 0; i < n; i++)
+        {
+          PdbClassifyJob *job = &jobs[base + i];
+          const PdbRuleset *ruleset = classify_program(db, job->program, job->program_length, job->result);
+
+          lookups[i].radix = ruleset ? ruleset->messages : NULL;
+          lookups[i].input = job->message ? job->message : "";
+          lookups[i].length = job->message_length;
+          lookups[i].match = &job->result->message_match;
+        }
+      pdb_radix_lookup_many(lookups, n);
+      for (gsize i = 0; i < n; i++)
+        if (jobs[base + i].result->ruleset)
+          classify_finish(jobs[base + i].result, lookups[i].found);
     }
 }
 

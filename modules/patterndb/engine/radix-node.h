@@ -460,6 +460,75 @@ pdb_frozen_node_parser(const PdbRadix *r, const PdbFrozenNode *n)
  * records (contiguous in pre-order) until one has a value. */
 guint32 pdb_frozen_any_value(const PdbRadix *r, guint32 offset);
 
+static inline guint64
+pdb_load64(const guchar *p)
+{
+  guint64 v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static inline guint32
+pdb_load32(const guchar *p)
+{
+  guint32 v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* Equality of two byte strings with word loads (overlapping at the end), no call. */
+static inline gboolean
+pdb_bytes_equal(const guchar *a, const guchar *b, gsize n)
+{
+  if (n >= 8)
+    {
+      for (; n > 8; a += 8, b += 8, n -= 8)
+        if (pdb_load64(a) != pdb_load64(b))
+          return FALSE;
+      return pdb_load64(a + n - 8) == pdb_load64(b + n - 8);
+    }
+  if (n >= 4)
+    return pdb_load32(a) == pdb_load32(b) && pdb_load32(a + n - 4) == pdb_load32(b + n - 4);
+  if (n >= 2)
+    return a[0] == b[0] && a[1] == b[1] && a[n - 1] == b[n - 1];
+  return n == 0 || a[0] == b[0];
+}
+
+/* The literal child of @n (first-byte list @first) whose key starts with @c, or -1. */
+static inline gint
+pdb_frozen_literal_child(const PdbFrozenNode *n, const guchar *first, guchar c)
+{
+  if (n->n_literal == 1)
+    return first[0] == c ? 0 : -1;
+  if (n->n_literal <= 8)
+    {
+      for (guint k = 0; k < n->n_literal; k++)
+        if (first[k] == c)
+          return k;
+      return -1;
+    }
+  const guchar *hit = memchr(first, c, n->n_literal);
+  return hit ? hit - first : -1;
+}
+
+/* pdb_radix_lookup_many() interleaving only the jobs whose tree's blob has
+ * at least @min_blob bytes or lies in a shared region (the others are
+ * looked up one at a time); the public function uses PDB_PREFETCH_MIN_BLOB
+ * (tests use 0). */
+void pdb_radix_lookup_many_above(PdbLookupJob *jobs, gsize n_jobs, gsize min_blob);
+
+/* pdb_radix_lookup() resumed at the record @node, input offset @offset,
+ * after @steps steps: for a walk whose every earlier node had one literal
+ * child to go to and nothing to fall back on (no parser child, no value),
+ * whose outcome is then the outcome of this node's visit
+ * (radix-batch.c). The tree must be frozen and @length at most 4 GiB. */
+gboolean pdb_radix_lookup_from(const PdbRadix *radix, const gchar *input, gsize length,
+                               PdbMatch *match, guint32 node, gsize offset, guint64 steps);
+
+/* The records a lookup prefetches after a visited one (radix-lookup.c). */
+#define PDB_PREFETCH_LINES 5
+#define PDB_PREFETCH_MIN_BLOB (256 * 1024)
+
 G_END_DECLS
 
 #endif

@@ -45,6 +45,10 @@ struct _PdbMatchDirect
   const PdbDatabase *db;
   const PdbTemplate *tmpl;
   PdbResult result;
+  /* lines added and not classified yet (pdb_match_direct_add()) */
+  PdbClassifyJob pending[PDB_MATCH_DIRECT_BATCH];
+  PdbResult pending_results[PDB_MATCH_DIRECT_BATCH];
+  guint n_pending;
   gchar *plan_text;        /* NULL: no plan, the template is evaluated */
   Piece pieces[PLAN_MAX_PIECES];
   guint n_pieces;
@@ -259,6 +263,8 @@ pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar
   self->db = db;
   self->tmpl = tmpl;
   pdb_result_init(&self->result);
+  for (guint i = 0; i < PDB_MATCH_DIRECT_BATCH; i++)
+    pdb_result_init(&self->pending_results[i]);
   if (template_text)
     plan_make(self, template_text);
   return self;
@@ -270,6 +276,8 @@ pdb_match_direct_free(PdbMatchDirect *self)
   if (!self)
     return;
   pdb_result_clear(&self->result);
+  for (guint i = 0; i < PDB_MATCH_DIRECT_BATCH; i++)
+    pdb_result_clear(&self->pending_results[i]);
   g_free(self->plan_text);
   g_free(self);
 }
@@ -293,27 +301,35 @@ result_lookup(const gchar *name, guint context_index, gssize *length, gpointer u
   return value;
 }
 
-gboolean
-pdb_match_direct_line(PdbMatchDirect *self, const gchar *line, gsize length, GString *out)
+/* The program and message of a line, FALSE when 3.38 cannot parse its header. */
+static gboolean
+line_program_message(const gchar *line, gsize length, PdbSlice *program, PdbSlice *message)
 {
   static const gchar empty[] = "";
-  PdbSlice program, message;
 
-  if (!pdb_syslog_line_program_message(line, length, &program, &message))
+  if (!pdb_syslog_line_program_message(line, length, program, message))
     {
       PdbSyslogLine l;
 
       pdb_syslog_line_parse(line, length, &l);
       if (l.parse_error)
         return FALSE;
-      program = l.program;
-      message = l.message;
+      *program = l.program;
+      *message = l.message;
     }
-  pdb_database_classify(self->db, program.data ? program.data : empty, program.length,
-                        message.data ? message.data : empty, message.length, &self->result);
+  if (!program->data)
+    program->data = empty;
+  if (!message->data)
+    message->data = empty;
+  return TRUE;
+}
+
+/* Appends the template's expansion for @r. */
+static void
+expand_result(const PdbMatchDirect *self, const PdbResult *r, GString *out)
+{
   if (self->plan_text)
     {
-      const PdbResult *r = &self->result;
       const PdbMatch *m = &r->message_match;
       const gchar *rule_id = NULL, *class_name = NULL;
       gsize rule_id_length = 0;
@@ -336,6 +352,50 @@ pdb_match_direct_line(PdbMatchDirect *self, const gchar *line, gsize length, GSt
       plan_expand(self, rule_id, rule_id_length, class_name, out);
     }
   else
-    pdb_template_append(self->tmpl, result_lookup, &self->result, out);
+    pdb_template_append(self->tmpl, result_lookup, (gpointer) r, out);
+}
+
+gboolean
+pdb_match_direct_line(PdbMatchDirect *self, const gchar *line, gsize length, GString *out)
+{
+  PdbSlice program, message;
+
+  if (!line_program_message(line, length, &program, &message))
+    return FALSE;
+  pdb_database_classify(self->db, program.data, program.length, message.data, message.length, &self->result);
+  expand_result(self, &self->result, out);
   return TRUE;
+}
+
+gboolean
+pdb_match_direct_add(PdbMatchDirect *self, const gchar *line, gsize length, GString *out)
+{
+  PdbSlice program, message;
+  PdbClassifyJob *job;
+
+  if (!line_program_message(line, length, &program, &message))
+    {
+      pdb_match_direct_flush(self, out);
+      return FALSE;
+    }
+  job = &self->pending[self->n_pending];
+  job->program = program.data;
+  job->program_length = program.length;
+  job->message = message.data;
+  job->message_length = message.length;
+  job->result = &self->pending_results[self->n_pending];
+  if (++self->n_pending == PDB_MATCH_DIRECT_BATCH)
+    pdb_match_direct_flush(self, out);
+  return TRUE;
+}
+
+void
+pdb_match_direct_flush(PdbMatchDirect *self, GString *out)
+{
+  if (self->n_pending == 0)
+    return;
+  pdb_database_classify_many(self->db, self->pending, self->n_pending);
+  for (guint i = 0; i < self->n_pending; i++)
+    expand_result(self, &self->pending_results[i], out);
+  self->n_pending = 0;
 }
