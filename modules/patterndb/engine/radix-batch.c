@@ -142,6 +142,18 @@ _step(Walk *w)
   return _step_parser(w, n, first, pos);
 }
 
+static inline gboolean
+_interleaves(const PdbRadix *r, gsize min_blob)
+{
+  return r->frozen && (r->blob_size >= min_blob || r->region);
+}
+
+gboolean
+pdb_radix_lookup_many_interleaves(const PdbRadix *radix)
+{
+  return radix && _interleaves(radix, PDB_PREFETCH_MIN_BLOB);
+}
+
 /* Starts @job: TRUE if it is a walk to interleave, FALSE if it was done at
  * once (no tree, a small tree, or one the single lookup refuses). */
 static gboolean
@@ -154,7 +166,7 @@ _start(PdbLookupJob *job, Walk *w, gsize min_blob)
       job->found = FALSE;
       return FALSE;
     }
-  if (!r->frozen || job->length > G_MAXUINT32 || (r->blob_size < min_blob && !r->region))
+  if (!_interleaves(r, min_blob) || job->length > G_MAXUINT32)
     {
       /* the single lookup says what is wrong (or that nothing matches) */
       job->found = pdb_radix_lookup(r, job->input, job->length, job->match);
