@@ -68,6 +68,23 @@ for stream in uniform zipf; do
 done
 same "$T/synth-uniform/patterndb.xml" "$T/synth-uniform/input.log" "synth 100000 rules, uniform" "${templates[1]}"
 
+# the real logs again, through the interleaved walks: their databases
+# merged with the 100,000-rule one (a big database interleaves every tree;
+# the small ones alone are looked up one line at a time)
+mkdir -p "$T/big"
+cp "$T"/loghub/*.xml "$T/synth-uniform/patterndb.xml" "$T/big/"
+[ -s "$T/library.xml" ] && cp "$T/library.xml" "$T/big/"
+if "$PATTERNDB" merge -D "$T/big" -p "$T/big.xml" >"$T/merge.log" 2>&1; then
+  for log in "$T"/loghub/*.log "$top_srcdir"/tests/data/debian12/*.log; do
+    same "$T/big.xml" "$log" "$(basename "$log") with 100,000 more rules" "${templates[0]}"
+  done
+  same "$T/big.xml" "$top_srcdir/tests/data/debian12/syslog.log" "syslog.log with 100,000 more rules" \
+    "${templates[1]}" ref
+else
+  not_ok "loghub, library and synthetic databases merged"
+  head -5 "$T/merge.log" | while IFS= read -r l; do diag "$l"; done
+fi
+
 # refused lines (3.38 cannot parse the header) between kept ones, in
 # every position of a batch, and an empty last line without a newline
 head -300 "$T/synth-uniform/input.log" | awk '{ print } NR % 7 == 0 { print "<999>not a header " NR } NR % 65 == 0 { print "" }' \

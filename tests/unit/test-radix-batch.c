@@ -337,3 +337,44 @@ Test(radix_batch, big_tree_with_labels)
   g_ptr_array_free(inputs, TRUE);
   pdb_radix_free(radix);
 }
+
+/* Forced parser steps (a node whose only way on is one parser child):
+ * captures pushed on the way down stay on a match, on a prefix match
+ * found below, and are dropped when the walk fails further down. */
+Test(radix_batch, forced_parser_steps)
+{
+  static const gchar *const patterns[] =
+  {
+    "k @NUMBER:x@ v",
+    "k @NUMBER:x@ v @NUMBER:y@ end",
+    "q @IPv4:ip@ @ESTRING:user: @logged @QSTRING:what:'@",
+    "m @ESTRING:a:,@@ESTRING:b:,@@ESTRING:c:,@@ESTRING:d:,@@ESTRING:e:,@@ESTRING:f:,@@ESTRING:g:,@@ESTRING:h:,@"
+    "@ESTRING:i:,@@ESTRING:j:,@@ESTRING:k:,@@ESTRING:l:,@@ESTRING:m:,@@ESTRING:n:,@@ESTRING:o:,@@ESTRING:p:,@"
+    "@ESTRING:q:,@@ESTRING:r:,@end",
+    NULL
+  };
+  PdbRadix *radix = te_build(patterns);
+  const gchar *in[] =
+  {
+    "k 12 v",
+    "k 12 v 7 end",
+    "k 12 v 7 nope",                  /* prefix: r1 with x only */
+    "k 12 w",                          /* fails after the capture */
+    "k x",                             /* the parser refuses */
+    "q 10.0.0.1 bob logged 'in'",
+    "q 10.0.0.1 bob logged in",
+    "m 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,end",   /* more captures than inline */
+  };
+  GPtrArray *r = _batch_strings(radix, in, G_N_ELEMENTS(in));
+
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 0), "r1 complete x=#12 "), "%s", (gchar *) g_ptr_array_index(r, 0));
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 1), "r2 complete x=#12 y=#7 "));
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 2), "r1 prefix:6 x=#12 "), "%s", (gchar *) g_ptr_array_index(r, 2));
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 3), "none "));
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 4), "none "));
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 5), "r3 complete ip=10.0.0.1 user=bob what=in "));
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 6), "none "));
+  cr_assert(g_str_has_prefix(g_ptr_array_index(r, 7), "r4 complete a=1 b=2 "));
+  g_ptr_array_free(r, TRUE);
+  pdb_radix_free(radix);
+}

@@ -240,6 +240,19 @@ pdb_database_classify_many(const PdbDatabase *db, PdbClassifyJob *jobs, gsize n_
     }
 }
 
+gboolean
+pdb_database_classify_many_interleaves(const PdbDatabase *db)
+{
+  for (guint i = 0; db->rulesets && i < db->rulesets->len; i++)
+    {
+      const PdbRuleset *rs = g_ptr_array_index(db->rulesets, i);
+
+      if (pdb_radix_lookup_many_interleaves(rs->messages))
+        return TRUE;
+    }
+  return db->catch_all && pdb_radix_lookup_many_interleaves(db->catch_all->messages);
+}
+
 static void
 apply_captures(const PdbMatch *match, const gchar *buffer, const PdbMessageOps *ops, gpointer msg)
 {

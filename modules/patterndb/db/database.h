@@ -157,6 +157,10 @@ typedef struct _PdbClassifyJob
   PdbResult *result;
 } PdbClassifyJob;
 void pdb_database_classify_many(const PdbDatabase *db, PdbClassifyJob *jobs, gsize n_jobs);
+/* TRUE when pdb_database_classify_many() interleaves the lookups of some
+ * ruleset (a big database); FALSE: it is pdb_database_classify() per job,
+ * and collecting lines for it is not worth the bookkeeping. */
+gboolean pdb_database_classify_many_interleaves(const PdbDatabase *db);
 
 /*
  * How the caller's message is read and written, so that the same output

@@ -12,11 +12,14 @@
  * Invariant (what makes every result exactly pdb_radix_lookup()'s): a walk
  * is advanced here only through FORCED nodes, those where the one-at-a-
  * time search (THE MATCHING ORDER, radix-node.h) has no alternative left
- * to fall back on: a narrow literal node without a value and without
- * parser children, whose key matches and whose next input byte selects a
- * literal child. There the single lookup continues in that child in the
- * same frame, with no capture, no partial candidate and nothing to
- * backtrack to; so its outcome is the child's visit alone. At the first
+ * to fall back on: a narrow node without a value and without a CRLF-aware
+ * key, whose key matches, and then either its next input byte selects a
+ * literal child and it has no parser child, or no literal child takes
+ * that byte, it has exactly one parser child, and that parser accepts the
+ * input there. In both cases the single lookup continues in that child in
+ * the same frame (the parser's capture pushed), with no partial candidate
+ * and nothing to backtrack to; so its outcome is the child's visit alone,
+ * with the captures of the path so far. At the first
  * node that is not forced (a parser child, a value, a mismatch, the end
  * of the input, a CRLF-aware or wide key) the walk is handed to
  * pdb_radix_lookup_from() at that node with the steps counted so far,
@@ -54,6 +57,46 @@ _prefetch_record(const Walk *w)
     __builtin_prefetch(record + PDB_CACHE_LINE);
 }
 
+/* The forced step through a node's only parser child (no literal child
+ * takes the next byte): the start-set filter, the parse and the capture
+ * as the single search does them. FALSE (nothing changed) if the node
+ * must be visited by the full search. */
+static inline gboolean
+_step_parser(Walk *w, const PdbFrozenNode *n, const guchar *first, gsize pos)
+{
+  const PdbRadix *r = w->job->radix;
+  const guchar *in = (const guchar *) w->job->input;
+  PdbMatch *m = w->job->match;
+  const guint32 *pchildren, *pindex;
+  const PdbParser *parser;
+  PdbParseResult res;
+  guint32 packed;
+
+  if (n->n_parser != 1 || m->n_captures == m->capacity)
+    return FALSE;
+  pchildren = pdb_frozen_children_after(first, n->n_literal) + n->n_literal;
+  pindex = pchildren + 1;
+  packed = pindex[0];
+  if (!pdb_byte_set_has(pdb_child_parser_starts(r, packed), in[pos]))
+    return FALSE;
+  parser = &r->parser_table[pdb_child_parser_index(packed)].parser;
+  if (!parser->parse(parser, in + pos, w->job->length - pos, &res))
+    return FALSE;
+  if (parser->capture_name)
+    {
+      PdbCapture *c = &m->captures[m->n_captures++];
+
+      c->name = parser->capture_name;
+      c->offset = pos + res.value_offset;
+      c->length = res.value_length;
+      c->type = parser->value_type;
+    }
+  w->node = pchildren[0];
+  w->offset = pos + res.consumed;
+  w->steps += 2;   /* the node's visit and the parser's call */
+  return TRUE;
+}
+
 /* One forced step (see the invariant above): TRUE if the walk moved to a
  * child, FALSE if the node must be visited by the full search. */
 static inline gboolean
@@ -68,7 +111,8 @@ _step(Walk *w)
   gint k;
   guchar c;
 
-  if ((n->flags & (PDB_NODE_WIDE | PDB_NODE_KEY_HAS_LF | PDB_NODE_HAS_VALUE)) || n->n_parser || !n->n_literal)
+  if ((n->flags & (PDB_NODE_WIDE | PDB_NODE_KEY_HAS_LF | PDB_NODE_HAS_VALUE)) || n->n_parser > 1
+      || (n->n_parser == 0 && n->n_literal == 0))
     return FALSE;
   key = (const guchar *) (n + 1);
   key_length = n->key_length;
@@ -85,13 +129,29 @@ _step(Walk *w)
       c = '\n';
     }
   first = key + key_length;
-  k = pdb_frozen_literal_child(n, first, c);
-  if (k < 0)
-    return FALSE;
-  w->node = pdb_frozen_children_after(first, n->n_literal)[k];
-  w->offset = cpos;
-  w->steps++;
-  return TRUE;
+  k = n->n_literal ? pdb_frozen_literal_child(n, first, c) : -1;
+  if (k >= 0)
+    {
+      if (n->n_parser)
+        return FALSE;
+      w->node = pdb_frozen_children_after(first, n->n_literal)[k];
+      w->offset = cpos;
+      w->steps++;
+      return TRUE;
+    }
+  return _step_parser(w, n, first, pos);
+}
+
+static inline gboolean
+_interleaves(const PdbRadix *r, gsize min_blob)
+{
+  return r->frozen && (r->blob_size >= min_blob || r->region);
+}
+
+gboolean
+pdb_radix_lookup_many_interleaves(const PdbRadix *radix)
+{
+  return radix && _interleaves(radix, PDB_PREFETCH_MIN_BLOB);
 }
 
 /* Starts @job: TRUE if it is a walk to interleave, FALSE if it was done at
@@ -106,13 +166,14 @@ _start(PdbLookupJob *job, Walk *w, gsize min_blob)
       job->found = FALSE;
       return FALSE;
     }
-  if (!r->frozen || job->length > G_MAXUINT32 || (r->blob_size < min_blob && !r->region))
+  if (!_interleaves(r, min_blob) || job->length > G_MAXUINT32)
     {
       /* the single lookup says what is wrong (or that nothing matches) */
       job->found = pdb_radix_lookup(r, job->input, job->length, job->match);
       return FALSE;
     }
   w->job = job;
+  job->match->n_captures = 0;
   w->node = 0;
   w->offset = 0;
   w->steps = 0;

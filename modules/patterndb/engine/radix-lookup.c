@@ -508,8 +508,11 @@ pdb_radix_lookup_from(const PdbRadix *radix, const gchar *input, gsize length, P
                       guint32 node, gsize offset, guint64 steps)
 {
   Lookup l;
+  guint n_captures = match->n_captures;
 
+  /* the captures the forced path pushed stay: they are the path's */
   _lookup_init(&l, radix, input, length, match);
+  match->n_captures = n_captures;
   l.steps = steps;
   return _run_from(&l, node, offset);
 }

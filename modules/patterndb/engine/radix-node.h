@@ -518,10 +518,11 @@ pdb_frozen_literal_child(const PdbFrozenNode *n, const guchar *first, guchar c)
 void pdb_radix_lookup_many_above(PdbLookupJob *jobs, gsize n_jobs, gsize min_blob);
 
 /* pdb_radix_lookup() resumed at the record @node, input offset @offset,
- * after @steps steps: for a walk whose every earlier node had one literal
- * child to go to and nothing to fall back on (no parser child, no value),
- * whose outcome is then the outcome of this node's visit
- * (radix-batch.c). The tree must be frozen and @length at most 4 GiB. */
+ * after @steps steps, with the match->n_captures captures already in
+ * @match (those of the path so far): for a walk whose every earlier node
+ * had one way on and nothing to fall back to (radix-batch.c), whose
+ * outcome is then the outcome of this node's visit. The tree must be
+ * frozen and @length at most 4 GiB. */
 gboolean pdb_radix_lookup_from(const PdbRadix *radix, const gchar *input, gsize length,
                                PdbMatch *match, guint32 node, gsize offset, guint64 steps);
 

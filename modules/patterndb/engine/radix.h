@@ -167,6 +167,10 @@ typedef struct _PdbLookupJob
   gboolean found;          /* out */
 } PdbLookupJob;
 void pdb_radix_lookup_many(PdbLookupJob *jobs, gsize n_jobs);
+/* TRUE when pdb_radix_lookup_many() interleaves the walks on this frozen
+ * tree (it is big, or part of a big database); on other trees it looks
+ * each job up alone and a caller gains nothing by collecting them. */
+gboolean pdb_radix_lookup_many_interleaves(const PdbRadix *radix);
 
 /* Calls @func for every value whose pattern matches the whole @input, in
  * search order (rule-conflict detection in `patterndb test`). */

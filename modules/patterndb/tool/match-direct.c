@@ -49,6 +49,7 @@ struct _PdbMatchDirect
   PdbClassifyJob pending[PDB_MATCH_DIRECT_BATCH];
   PdbResult pending_results[PDB_MATCH_DIRECT_BATCH];
   guint n_pending;
+  gboolean interleaves;    /* the database gains from batches; else add() classifies at once */
   gchar *plan_text;        /* NULL: no plan, the template is evaluated */
   Piece pieces[PLAN_MAX_PIECES];
   guint n_pieces;
@@ -265,6 +266,7 @@ pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar
   pdb_result_init(&self->result);
   for (guint i = 0; i < PDB_MATCH_DIRECT_BATCH; i++)
     pdb_result_init(&self->pending_results[i]);
+  self->interleaves = pdb_database_classify_many_interleaves(db);
   if (template_text)
     plan_make(self, template_text);
   return self;
@@ -373,6 +375,8 @@ pdb_match_direct_add(PdbMatchDirect *self, const gchar *line, gsize length, GStr
   PdbSlice program, message;
   PdbClassifyJob *job;
 
+  if (!self->interleaves)
+    return pdb_match_direct_line(self, line, length, out);
   if (!line_program_message(line, length, &program, &message))
     {
       pdb_match_direct_flush(self, out);
