@@ -11,6 +11,10 @@
 # The loghub samples: at least 95% of each sample; their programs are
 # printed (they are older systems: the kernel's boot banner of 2005 is not
 # a Debian 12 family, so no per-program bar there).
+# tests/data/debian12/kernel-dmesg.log: the build host's kernel ring buffer
+# (dmesg, one syslog line per record, program kernel; a record's own line
+# breaks written as #012 the way rsyslog stores them): same bars (stack
+# frames and register dumps of crash reports are what is left unknown).
 # Made-up messages of the programs the capture adds stay unknown.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/library/library.sh"
@@ -25,19 +29,20 @@ if library_merge "$DB"; then ok "library merged into one database"; else
 pct() { awk -v m="$1" -v t="$2" 'BEGIN { printf "%.1f", t ? 100 * m / t : 0 }'; }
 
 # report NAME LOG PROGRAM-MIN: coverage of LOG, overall (>= 95%) and, when
-# PROGRAM-MIN is not empty, per program (>= PROGRAM-MIN%).
+# PROGRAM-MIN is not empty, per program (>= PROGRAM-MIN%); PROGRAM-MIN "-":
+# figures printed, no bar.
 report() {
   local name=$1 log=$2 min=$3 out="$TEST_TMPDIR/cov" low=""
   library_coverage "$TOOL" "$DB" "$log" "$out"
   set -- $(awk '$1 == "ALL" { print $2, $3 }' "$out")
   diag "$name: $1 of $2 lines classified ($(pct "$1" "$2")%)"
-  check "$name: at least 95% of the lines classified" [ $(($1 * 100)) -ge $(($2 * 95)) ]
+  [ "$min" = - ] || check "$name: at least 95% of the lines classified" [ $(($1 * 100)) -ge $(($2 * 95)) ]
   while read -r prog m t; do
     [ "$prog" = ALL ] && continue
     diag "  $prog: $m/$t ($(pct "$m" "$t")%)"
-    if [ -n "$min" ] && [ $((m * 100)) -lt $((t * min)) ]; then low="$low $prog"; fi
+    if [ -n "$min" ] && [ "$min" != - ] && [ $((m * 100)) -lt $((t * min)) ]; then low="$low $prog"; fi
   done <"$out"
-  if [ -n "$min" ]; then
+  if [ -n "$min" ] && [ "$min" != - ]; then
     check_eq "$name: every program at least $min% classified" "" "$low"
   fi
 }
@@ -52,6 +57,9 @@ for capture in syslog.log syslog-b.log; do
   report "debian12 $capture, held-out half (even lines)" "$TEST_TMPDIR/heldout.log" 90
   library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
 done
+
+report "kernel ring buffer kernel-dmesg.log" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" 90
+library_unknown "$TOOL" "$DB" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" | head -10 | while IFS= read -r l; do diag "unknown: $l"; done
 
 for sample in Linux/Linux_2k.log OpenSSH/OpenSSH_2k.log; do
   report "loghub $sample" "$top_srcdir/tests/data/loghub/$sample" ""
