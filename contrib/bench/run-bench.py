@@ -439,6 +439,8 @@ def main():
     ap.add_argument("--lines", type=int, default=None, help="stream length (default 1,000,000; quick 100,000)")
     ap.add_argument("--sizes", default=None, help="comma-separated rule counts of the synthetic workloads")
     ap.add_argument("--cg-lines", type=int, default=None, help="lines per cachegrind run")
+    ap.add_argument("--counters-only", action="store_true",
+                    help="only our module in the daemon with per-rule counters off and on (no tools, no callgrind)")
     args = ap.parse_args()
 
     src = os.path.abspath(args.srcdir)
@@ -540,6 +542,10 @@ def main():
             d2.only = set(["real"] + last_synth)
             daemons.append(d2)
 
+    if args.counters_only:
+        args.no_callgrind = True
+        tools = []
+        daemons = [d for d in daemons if d.name.startswith("syslog-ng + our module") and d.sources == 1]
     if args.load_only:
         wanted = set(n for pair in LOAD_PAIRS for n in pair)
         for t in tools:
@@ -730,7 +736,8 @@ def main():
     if args.results:
         with open(args.results, "a") as f:
             f.write("\n".join(out) + "\n")
-    print_misses(results, args.results)
+    if not args.counters_only:
+        print_misses(results, args.results)
     with open(os.path.join(work, "results.json"), "w") as f:
         json.dump([dict(workload=n, meta=m, tools=r) for n, m, r in results], f, indent=1)
     return 0
@@ -891,6 +898,12 @@ def targets(results):
         if o1 and o2 and d1 and d2:
             verdict("scales with 2 sources (%s)" % name, o2 / o1 >= 1.3,
                     "our module %.2fx of 1 source, syslog-ng db-parser %.2fx" % (o2 / o1, d2 / d1))
+    counted = [(name, meta["rules"], rate(row, "syslog-ng + our module, rule counters"), rate(row, "syslog-ng + our module"))
+               for name, meta, row in results]
+    for name, rules, on, off in counted:
+        if on and off and (rules >= 100000 or len(counted) == 1):
+            verdict("per-rule counters cost <= 2%% of daemon throughput (%s, %d rules)" % (name, rules),
+                    on / off >= 0.98, "counters on %s/s, off %s/s, on/off %.3f" % (fmt_rate(on), fmt_rate(off), on / off))
     if ipm:
         m = max(ipm)
         verdict("a few hundred instructions per message", m[0] < 1000, "highest %.0f on %s" % m)
@@ -925,6 +938,9 @@ def print_table(results, tools, daemons, args, lines, reps, path):
             elif tn.startswith("patterndb, "):
                 pdb = row.get("pdbtool", {}).get("rate")
                 ratio = "%.2fx pdbtool" % (rate / pdb) if rate and pdb else "n/a"
+            elif tn == "syslog-ng + our module, rule counters":
+                off = row.get("syslog-ng + our module", {}).get("rate")
+                ratio = ("%.3f of counters off" % (rate / off)) if rate and off else "n/a"
             elif tn.startswith("syslog-ng + our module"):
                 nop = row.get(tn.replace("+ our module", "no parser").replace("syslog-ng no", "syslog-ng, no"),
                               {}).get("rate")

@@ -96,6 +96,9 @@ check_eq "unknown counts the dropped messages too" 200 "$(stat unknown)"
 check_eq "syslog-ng-ctl query get names the parser, rule and class" \
   "parser.p_pdb.rule=deny,class=violation.processed=400" \
   "$(syslog_ng_ctl query get 'parser.p_pdb.rule=deny*' | grep processed)"
+# The daemon's own lines, for the log (README shows them).
+syslog_ng_ctl stats | grep '^parser;p_pdb' | sed 's/^/# /'
+syslog_ng_ctl query get 'parser.p_pdb.rule=*' | sed 's/^/# /'
 
 daemon_reload
 send_lines "$T/sock" "app	login again: ok"
