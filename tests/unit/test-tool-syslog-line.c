@@ -28,6 +28,8 @@ static const Row pdbtool_rows[] =
   { "<>Dec  3 10:00:00 host1 sshd[123]: msg", FALSE, -1, "host1", "sshd", "123", "", "sshd[123]: ", "msg" },
   { "<999>Dec  3 10:00:00 host1 sshd[123]: msg", FALSE, -1, "host1", "sshd", "123", "", "sshd[123]: ", "msg" },
   { "<13 Dec  3 10:00:00 host1 sshd[123]: msg", TRUE, -1 },
+  { "<13", FALSE, -1, "", "", "", "", "", "" },
+  { "<", FALSE, -1, "", "", "", "", "", "" },
   { "<abc>Dec  3 10:00:00 host1 sshd[123]: msg", TRUE, -1 },
   { "Dec 3 10:00:00 host1 sshd[123]: msg", FALSE, -1, "", "Dec", "", "", "Dec ", "3 10:00:00 host1 sshd[123]: msg" },
   { "Dec 03 10:00:00 host1 sshd[123]: msg", FALSE, -1, "host1", "sshd", "123", "", "sshd[123]: ", "msg" },
@@ -304,8 +306,10 @@ Test(syslog_line, pri_values)
     { "<0013>x: y", 13, FALSE },
     { "<1234>x: y", 1234, FALSE },
     { "<-1>x: y", 43, TRUE },
-    { "<13", 43, TRUE },
-    { "<", 43, TRUE },
+    { "<13", 13, FALSE },                     /* pdbtool 3.38: PRI=13, empty message */
+    { "<99", 99, FALSE },
+    { "<", 0, FALSE },                        /* pdbtool 3.38: PRI=0 */
+    { "<13 ", 43, TRUE },
     { "<99999999999999999999>x", 0, FALSE },   /* only "no overflow" is checked */
   };
 

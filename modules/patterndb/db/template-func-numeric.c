@@ -99,8 +99,9 @@ is_zero(const Number *n)
 }
 
 static void
-eval_arithmetic(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, gchar op)
+eval_arithmetic(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 {
+  gchar op = (gchar) call->def->variant;
   Number a, b;
 
   if (!operands(call, env, &a, &b) || ((op == '/' || op == '%') && is_zero(&b)))
@@ -135,36 +136,6 @@ eval_arithmetic(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, 
     default: r = fmod(x, y); break;
     }
   append_float(out, r, 20);
-}
-
-static void
-eval_plus(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_arithmetic(call, env, out, '+');
-}
-
-static void
-eval_minus(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_arithmetic(call, env, out, '-');
-}
-
-static void
-eval_times(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_arithmetic(call, env, out, '*');
-}
-
-static void
-eval_divide(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_arithmetic(call, env, out, '/');
-}
-
-static void
-eval_modulo(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_arithmetic(call, env, out, '%');
 }
 
 /* The one operand of round/ceil/floor (and round's precision), or FALSE. */
@@ -211,8 +182,9 @@ to_int64(gdouble x)
 }
 
 static void
-eval_ceil_floor(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, gboolean up)
+eval_ceil_floor(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 {
+  gboolean up = call->def->variant;
   gdouble x;
   gint64 precision;
 
@@ -222,18 +194,6 @@ eval_ceil_floor(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, 
       return;
     }
   append_int(out, to_int64(up ? ceil(x) : floor(x)));
-}
-
-static void
-eval_ceil(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_ceil_floor(call, env, out, TRUE);
-}
-
-static void
-eval_floor(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_ceil_floor(call, env, out, FALSE);
 }
 
 /* ---- aggregates over the correlation context ---- */
@@ -252,8 +212,9 @@ prepare_aggregate(PdbTemplateCall *call, const gchar *name, const gchar *const *
 typedef enum { AGG_SUM, AGG_MIN, AGG_MAX, AGG_AVERAGE } Aggregate;
 
 static void
-eval_aggregate(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, Aggregate kind)
+eval_aggregate(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 {
+  Aggregate kind = call->def->variant;
   guint count = pdb_tf_context_length(env);
   guint64 found = 0;
   gint64 acc = 0;
@@ -282,43 +243,19 @@ eval_aggregate(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, A
   append_int(out, kind == AGG_AVERAGE ? acc / (gint64) found : acc);
 }
 
-static void
-eval_sum(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_aggregate(call, env, out, AGG_SUM);
-}
-
-static void
-eval_min(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_aggregate(call, env, out, AGG_MIN);
-}
-
-static void
-eval_max(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_aggregate(call, env, out, AGG_MAX);
-}
-
-static void
-eval_average(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
-{
-  eval_aggregate(call, env, out, AGG_AVERAGE);
-}
-
 const PdbTfDef pdb_tf_numeric_functions[] =
 {
-  { "+", NULL, eval_plus, FALSE },
-  { "-", NULL, eval_minus, FALSE },
-  { "*", NULL, eval_times, FALSE },
-  { "/", NULL, eval_divide, FALSE },
-  { "%", NULL, eval_modulo, FALSE },
+  { "+", NULL, eval_arithmetic, FALSE, '+' },
+  { "-", NULL, eval_arithmetic, FALSE, '-' },
+  { "*", NULL, eval_arithmetic, FALSE, '*' },
+  { "/", NULL, eval_arithmetic, FALSE, '/' },
+  { "%", NULL, eval_arithmetic, FALSE, '%' },
   { "round", NULL, eval_round, FALSE },
-  { "ceil", NULL, eval_ceil, FALSE },
-  { "floor", NULL, eval_floor, FALSE },
-  { "sum", prepare_aggregate, eval_sum, TRUE },
-  { "min", prepare_aggregate, eval_min, TRUE },
-  { "max", prepare_aggregate, eval_max, TRUE },
-  { "average", prepare_aggregate, eval_average, TRUE },
-  { NULL, NULL, NULL, FALSE },
+  { "ceil", NULL, eval_ceil_floor, FALSE, TRUE },
+  { "floor", NULL, eval_ceil_floor, FALSE, FALSE },
+  { "sum", prepare_aggregate, eval_aggregate, TRUE, AGG_SUM },
+  { "min", prepare_aggregate, eval_aggregate, TRUE, AGG_MIN },
+  { "max", prepare_aggregate, eval_aggregate, TRUE, AGG_MAX },
+  { "average", prepare_aggregate, eval_aggregate, TRUE, AGG_AVERAGE },
+  { NULL, NULL, NULL, FALSE, 0 },
 };

@@ -53,6 +53,7 @@ struct _PdbTfDef
   gboolean (*prepare)(PdbTemplateCall *call, const gchar *name, const gchar *const *words, GError **error);
   void (*eval)(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out);
   gboolean reads_context;   /* the result depends on the whole correlation context */
+  gint variant;             /* the member of a family one eval serves (its operator, its kind); 0 when unused */
 };
 
 extern const PdbTfDef pdb_tf_string_functions[];

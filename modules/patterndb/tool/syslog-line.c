@@ -562,6 +562,14 @@ pdb_syslog_line_parse(const gchar *line, gsize length, PdbSyslogLine *out)
             pri = pri * 10 + (in.s[pos] - '0');
           any = TRUE;
         }
+      /* 3.38 takes a line that ends inside the PRI as an empty message
+       * of that PRI ("<13", "<"), and refuses any other byte there */
+      if (pos == in.len)
+        {
+          out->pri = pri;
+          parse_rfc3164(&in, pos, out);
+          return;
+        }
       if (!at(&in, pos, '>'))
         {
           fail(out, -1);
