@@ -4,7 +4,7 @@
 # message to /var/log/all.log while packages are installed and removed
 # from apt's cache (their maintainer scripts create and delete system users
 # and groups) and while dhclient gets, renews and releases a lease from
-# dnsmasq across a veth pair (the client end in its own network namespace).
+# dnsmasq across a veth pair (the client end in its own network namespace, held by a sleeping process).
 # Steps that fail are normal: nothing here stops on an error.
 set +u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C
@@ -46,28 +46,30 @@ deluser capsys 2>/dev/null
 adduser --system --group --no-create-home --home /nonexistent dnsmasq 2>/dev/null
 pause
 
-# --- DHCP: dnsmasq on veth1, dhclient on veth0 in namespace "client" --------
+# --- DHCP: dnsmasq on veth1, dhclient on veth0 in the client namespace ------
 step dhcp
-mkdir -p /run/netns /var/lib/dhcp /var/lib/misc
-ip netns add client
+mkdir -p /var/lib/dhcp /var/lib/misc
+unshare --net sleep 600 &
+holder=$!
+pause
 ip link add veth0 type veth peer name veth1
-ip link set veth0 netns client
+ip link set veth0 netns "$holder"
 ip addr add 10.9.0.1/24 dev veth1
 ip link set veth1 up
-ip netns exec client ip link set lo up
+nsenter --net=/proc/$holder/ns/net ip link set lo up
 dnsmasq --interface=veth1 --bind-interfaces --dhcp-range=10.9.0.50,10.9.0.60,2m \
   --dhcp-authoritative --log-dhcp --port=0 --pid-file=/run/dnsmasq.pid
 pause 2
-ip netns exec client dhclient -v -1 -pf /run/dhclient.pid \
+nsenter --net=/proc/$holder/ns/net dhclient -v -1 -pf /run/dhclient.pid \
   -lf /var/lib/dhcp/dhclient.veth0.leases veth0 2>/dev/null
 pause 2
 step renew
-ip netns exec client dhclient -x -pf /run/dhclient.pid 2>/dev/null
-ip netns exec client dhclient -v -1 -pf /run/dhclient.pid \
+nsenter --net=/proc/$holder/ns/net dhclient -x -pf /run/dhclient.pid 2>/dev/null
+nsenter --net=/proc/$holder/ns/net dhclient -v -1 -pf /run/dhclient.pid \
   -lf /var/lib/dhcp/dhclient.veth0.leases veth0 2>/dev/null
 pause 2
 step release
-ip netns exec client dhclient -r -v -pf /run/dhclient.pid \
+nsenter --net=/proc/$holder/ns/net dhclient -r -v -pf /run/dhclient.pid \
   -lf /var/lib/dhcp/dhclient.veth0.leases veth0 2>/dev/null
 pause 2
 step nak
@@ -83,23 +85,23 @@ lease {
   expire 4 2037/12/31 00:00:00;
 }
 LEASE
-ip netns exec client dhclient -v -1 -pf /run/dhclient.pid \
+nsenter --net=/proc/$holder/ns/net dhclient -v -1 -pf /run/dhclient.pid \
   -lf /var/lib/dhcp/dhclient.veth0.leases veth0 2>/dev/null
 pause 2
-ip netns exec client dhclient -r -pf /run/dhclient.pid \
+nsenter --net=/proc/$holder/ns/net dhclient -r -pf /run/dhclient.pid \
   -lf /var/lib/dhcp/dhclient.veth0.leases veth0 2>/dev/null
 step no server
 kill "$(cat /run/dnsmasq.pid)"
 pause
-ip netns exec client timeout 25 dhclient -v -1 -pf /run/dhclient.pid \
+nsenter --net=/proc/$holder/ns/net timeout 25 dhclient -v -1 -pf /run/dhclient.pid \
   -lf /var/lib/dhcp/dhclient.veth0.leases veth0 2>/dev/null
 pause 2
 
 step stop
-ip netns exec client dhclient -x -pf /run/dhclient.pid 2>/dev/null
+nsenter --net=/proc/$holder/ns/net dhclient -x -pf /run/dhclient.pid 2>/dev/null
 pkill -x dhclient
 pkill -x dnsmasq
-ip netns del client
+kill "$holder"
 logger -t capture "capture run ends"
 pause
 pkill -x rsyslogd
