@@ -15,10 +15,15 @@
 #   a  rsyslog and postfix; capture-debian12-drive.sh -> syslog.log
 #   b  syslog-ng and exim4, fail2ban, other steps and failures;
 #      capture-debian12-drive-b.sh -> syslog-b.log
+#   c  rsyslog; packages installed and removed during the run (their
+#      maintainer scripts' adduser/useradd/groupadd...) and dhclient against
+#      dnsmasq across a veth pair; capture-debian12-drive-c.sh ->
+#      syslog-c.log. Its root is a copy of variant a's root (made when
+#      missing); the packages are only downloaded before the run.
 #
-# usage: capture-debian12.sh [a|b [ROOT [OUT]]]
+# usage: capture-debian12.sh [a|b|c [ROOT [OUT]]]
 #   ROOT defaults to /srv/roots/bookworm-services (-b for variant b; made
-#   when missing)
+#   when missing; /var/tmp/bookworm-services-c for variant c)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 VARIANT=${1:-a}
@@ -30,7 +35,11 @@ case "$VARIANT" in
      DRIVE=capture-debian12-drive.sh; PACKAGES="$COMMON rsyslog postfix" ;;
   b) ROOT=${2:-/srv/roots/bookworm-services-b}; OUT=${3:-$here/../data/debian12/syslog-b.log}
      DRIVE=capture-debian12-drive-b.sh; PACKAGES="$COMMON syslog-ng-core exim4-daemon-light fail2ban" ;;
-  *) echo "usage: $0 [a|b [ROOT [OUT]]]" >&2; exit 2 ;;
+  c) ROOT=${2:-/var/tmp/bookworm-services-c}; OUT=${3:-$here/../data/debian12/syslog-c.log}
+     DRIVE=capture-debian12-drive-c.sh; PACKAGES="$COMMON rsyslog postfix"
+     EXTRA="isc-dhcp-client dnsmasq adduser"
+     [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services "$ROOT" ;;
+  *) echo "usage: $0 [a|b|c [ROOT [OUT]]]" >&2; exit 2 ;;
 esac
 
 if [ ! -x "$ROOT/bin/sh" ]; then
@@ -47,6 +56,10 @@ chroot "$ROOT" apt-get update -q >/dev/null
 # shellcheck disable=SC2086
 chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends $PACKAGES >/dev/null
+if [ -n "${EXTRA:-}" ]; then
+  # shellcheck disable=SC2086
+  chroot "$ROOT" apt-get install -y -q --no-install-recommends --download-only $EXTRA >/dev/null
+fi
 
 cp "$here/$DRIVE" "$ROOT/root/drive.sh"
 rm -f "$ROOT/var/log/all.log"
@@ -62,8 +75,8 @@ unshare --net --uts --pid --fork --kill-child --mount --propagation private sh -
   mkdir "$R/dev/pts" && mount -t devpts -o newinstance,ptmxmode=666 devpts "$R/dev/pts"
   ln -s pts/ptmx "$R/dev/ptmx"
   mkdir -p "$R/run" && mount -t tmpfs tmpfs "$R/run"
-  chroot "$R" /bin/sh /root/drive.sh
-' sh "$ROOT"
+  chroot "$R" env EXTRA_PACKAGES="$2" /bin/sh /root/drive.sh
+' sh "$ROOT" "${EXTRA:-}"
 mkdir -p "$(dirname "$OUT")"
 grep -v " capture: capture run " "$ROOT/var/log/all.log" >"$OUT"
 echo "captured $(wc -l <"$OUT") lines into $OUT"

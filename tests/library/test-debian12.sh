@@ -15,6 +15,10 @@
 # (dmesg, one syslog line per record, program kernel; a record's own line
 # breaks written as #012 the way rsyslog stores them): same bars (stack
 # frames and register dumps of crash reports are what is left unknown).
+# tests/data/debian12/syslog-c.log (variant c: package maintainer scripts'
+# adduser/deluser, dhclient against dnsmasq): coverage and unknown lines
+# printed, no bar yet (the dhclient and dnsmasq-dhcp families have no rules
+# written from it).
 # Made-up messages of the programs the capture adds stay unknown.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/library/library.sh"
@@ -57,6 +61,11 @@ for capture in syslog.log syslog-b.log; do
   report "debian12 $capture, held-out half (even lines)" "$TEST_TMPDIR/heldout.log" 90
   library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
 done
+
+log="$top_srcdir/tests/data/debian12/syslog-c.log"
+if [ -s "$log" ]; then ok "capture syslog-c.log present"; else not_ok "capture syslog-c.log present"; fi
+report "debian12 syslog-c.log (no bar yet)" "$log" -
+library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
 
 report "kernel ring buffer kernel-dmesg.log" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" 90
 library_unknown "$TOOL" "$DB" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" | head -10 | while IFS= read -r l; do diag "unknown: $l"; done
