@@ -16,9 +16,9 @@
 # breaks written as #012 the way rsyslog stores them): same bars (stack
 # frames and register dumps of crash reports are what is left unknown).
 # tests/data/debian12/syslog-c.log (variant c: package maintainer scripts'
-# adduser/deluser, dhclient against dnsmasq): coverage and unknown lines
-# printed, no bar yet (the dhclient and dnsmasq-dhcp families have no rules
-# written from it).
+# adduser/deluser, dhclient against dnsmasq with log-dhcp): the same bars;
+# its dhclient and dnsmasq rules were written from it, so it is no
+# held-out figure (its first run, before them: 94 of 243).
 # Made-up messages of the programs the capture adds stay unknown.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/library/library.sh"
@@ -64,7 +64,7 @@ done
 
 log="$top_srcdir/tests/data/debian12/syslog-c.log"
 if [ -s "$log" ]; then ok "capture syslog-c.log present"; else not_ok "capture syslog-c.log present"; fi
-report "debian12 syslog-c.log (no bar yet)" "$log" -
+report "debian12 syslog-c.log" "$log" 90
 library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
 
 report "kernel ring buffer kernel-dmesg.log" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" 90
