@@ -40,26 +40,25 @@ static void
 ordered_set_add(OrderedSet *set, const gchar *text, gssize length)
 {
   gchar small[128];
+  gchar *owned = NULL;
   const gchar *key = text;
-  gchar *copy;
 
-  if (length >= 0 && (gsize) length < sizeof(small))
+  if (length >= 0)
     {
-      memcpy(small, text, length);
-      small[length] = '\0';
-      key = small;
+      gchar *buf = (gsize) length < sizeof(small) ? small : (owned = g_malloc(length + 1));
+
+      memcpy(buf, text, length);
+      buf[length] = '\0';
+      key = buf;
     }
-  else if (length >= 0)
-    key = copy = g_strndup(text, length);
-  if (g_hash_table_contains(set->seen, key))
+  if (!g_hash_table_contains(set->seen, key))
     {
-      if (key != text && key != small)
-        g_free((gchar *) key);
-      return;
+      gchar *copy = owned ? g_steal_pointer(&owned) : g_strdup(key);
+
+      g_ptr_array_add(set->order, copy);
+      g_hash_table_add(set->seen, copy);
     }
-  copy = key == small || key == text ? g_strdup(key) : (gchar *) key;
-  g_ptr_array_add(set->order, copy);
-  g_hash_table_add(set->seen, copy);
+  g_free(owned);
 }
 
 PdbNameRegistry *

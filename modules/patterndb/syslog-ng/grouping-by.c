@@ -522,21 +522,21 @@ pdb_gb_generate_persist_name(const LogPipe *s)
   return self->generated_name ? self->generated_name : "grouping-by()";
 }
 
-/* The parser's name is known once log_parser_init_method() ran; the id
- * is kept until the counters are unregistered under the same key. */
+/* After log_parser_init_method() (it names the parser); the id is kept for unregistering. */
 static void
-pdb_gb_counters(PdbGroupingBy *self, gboolean on)
+pdb_gb_register_counters(PdbGroupingBy *self)
 {
-  if (on)
-    {
-      g_free(self->stats_id);
-      self->stats_id = g_strdup(self->super.name ? self->super.name : self->generated_name);
-    }
+  g_free(self->stats_id);
+  self->stats_id = g_strdup(self->super.name ? self->super.name : self->generated_name);
+  for (guint i = 0; i < GB_N_COUNTERS; i++)
+    pdb_sng_parser_counter_register(TRUE, 0, self->stats_id, gb_counter_names[i], &self->counters[i]);
+}
+
+static void
+pdb_gb_unregister_counters(PdbGroupingBy *self)
+{
   for (guint i = 0; self->stats_id && i < GB_N_COUNTERS; i++)
-    if (on)
-      pdb_sng_parser_counter_register(TRUE, 0, self->stats_id, gb_counter_names[i], &self->counters[i]);
-    else
-      pdb_sng_parser_counter_unregister(TRUE, self->stats_id, gb_counter_names[i], &self->counters[i]);
+    pdb_sng_parser_counter_unregister(TRUE, self->stats_id, gb_counter_names[i], &self->counters[i]);
 }
 
 static gboolean
@@ -596,7 +596,7 @@ pdb_gb_init(LogPipe *s)
   pdb_sng_tick_start(&self->tick);
   if (!log_parser_init_method(s))
     return FALSE;
-  pdb_gb_counters(self, TRUE);
+  pdb_gb_register_counters(self);
   return TRUE;
 }
 
@@ -607,7 +607,7 @@ pdb_gb_deinit(LogPipe *s)
   GlobalConfig *cfg = log_pipe_get_config(s);
 
   pdb_sng_tick_stop(&self->tick);
-  pdb_gb_counters(self, FALSE);
+  pdb_gb_unregister_counters(self);
   if (self->state && cfg->persist && self->persist_key)
     pdb_sng_persist_add(cfg, self->persist_key, self->state, (GDestroyNotify) pdb_grouping_free);
   else
