@@ -325,6 +325,18 @@ write_hot_rules_chart(const GPtrArray *rules, GString *out)
   g_string_append(out, "</svg>\n");
 }
 
+/* the class, rule id and pattern cells of a rule's row, and the row's end */
+static void
+write_rule_cells(GString *out, const PdbReportRule *rule)
+{
+  html_escape(out, rule->class_name);
+  g_string_append(out, "</td><td>");
+  html_escape(out, rule->id);
+  g_string_append(out, "</td><td><code>");
+  html_escape(out, rule->pattern);
+  g_string_append(out, "</code></td></tr>\n");
+}
+
 static void
 write_rules(PdbReport *r, GString *out)
 {
@@ -338,12 +350,7 @@ write_rules(PdbReport *r, GString *out)
     {
       const PdbReportRule *rule = g_ptr_array_index(rules, i);
       g_string_append_printf(out, "<tr><td class='n'>%" G_GUINT64_FORMAT "</td><td>", rule->count);
-      html_escape(out, rule->class_name);
-      g_string_append(out, "</td><td>");
-      html_escape(out, rule->id);
-      g_string_append(out, "</td><td><code>");
-      html_escape(out, rule->pattern);
-      g_string_append(out, "</code></td></tr>\n");
+      write_rule_cells(out, rule);
     }
   g_string_append(out, "</table>\n");
   g_ptr_array_free(rules, TRUE);
@@ -370,12 +377,7 @@ write_never_matched(PdbReport *r, GString *out)
         }
       listed++;
       g_string_append(out, "<tr><td>");
-      html_escape(out, rule->class_name);
-      g_string_append(out, "</td><td>");
-      html_escape(out, rule->id);
-      g_string_append(out, "</td><td><code>");
-      html_escape(out, rule->pattern);
-      g_string_append(out, "</code></td></tr>\n");
+      write_rule_cells(out, rule);
     }
   g_string_append(out, "</table>\n");
 }
@@ -386,10 +388,7 @@ write_unknown(PdbReport *r, GString *out)
   g_string_append_printf(out, "<h2>Unknown messages</h2>\n<p class='note'>%" G_GUINT64_FORMAT
                               " unknown messages in %u clusters, largest first",
                          r->n_unknown - r->n_unknown_dropped, r->n_clusters_total);
-  if (r->clusters->len < r->n_clusters_total)
-    g_string_append_printf(out, " (the %u largest shown)", r->clusters->len);
-  if (r->n_unknown_dropped)
-    g_string_append_printf(out, "; %" G_GUINT64_FORMAT " more not clustered", r->n_unknown_dropped);
+  pdb_report_append_cluster_cut(r, out);
   g_string_append(out, ". Turn them into rules with <code>patterndb patternize</code>.</p>\n"
                        "<table id='unknown'>\n<tr><th>messages</th><th>program</th><th>sample and proposed pattern</th></tr>\n");
   if (r->clusters->len == 0)

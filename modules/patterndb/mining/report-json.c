@@ -39,6 +39,17 @@ json_string(GString *out, const gchar *s)
   g_string_append_c(out, '"');
 }
 
+/* "ID", "class": "CLASS", "pattern": "PATTERN" (after `"id": `) */
+static void
+json_rule_fields(GString *out, const PdbReportRule *rule)
+{
+  json_string(out, rule->id);
+  g_string_append(out, ", \"class\": ");
+  json_string(out, rule->class_name);
+  g_string_append(out, ", \"pattern\": ");
+  json_string(out, rule->pattern);
+}
+
 void
 pdb_report_write_json(PdbReport *r, GString *out)
 {
@@ -98,11 +109,7 @@ pdb_report_write_json(PdbReport *r, GString *out)
     {
       const PdbReportRule *rule = g_ptr_array_index(rules, i);
       g_string_append_printf(out, "%s\n    { \"id\": ", i ? "," : "");
-      json_string(out, rule->id);
-      g_string_append(out, ", \"class\": ");
-      json_string(out, rule->class_name);
-      g_string_append(out, ", \"pattern\": ");
-      json_string(out, rule->pattern);
+      json_rule_fields(out, rule);
       g_string_append_printf(out, ", \"count\": %" G_GUINT64_FORMAT " }", rule->count);
     }
   g_string_append(out, rules->len ? "\n  ],\n" : "],\n");
@@ -116,11 +123,7 @@ pdb_report_write_json(PdbReport *r, GString *out)
       if (rule->count)
         continue;
       g_string_append_printf(out, "%s\n    { \"id\": ", n++ ? "," : "");
-      json_string(out, rule->id);
-      g_string_append(out, ", \"class\": ");
-      json_string(out, rule->class_name);
-      g_string_append(out, ", \"pattern\": ");
-      json_string(out, rule->pattern);
+      json_rule_fields(out, rule);
       g_string_append(out, " }");
     }
   g_string_append(out, n ? "\n  ],\n" : "],\n");

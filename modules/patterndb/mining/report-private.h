@@ -77,6 +77,10 @@ GArray *pdb_report_timeline(const PdbReport *report, guint max_buckets, gint64 *
 void pdb_report_timeline_free(GArray *timeline);
 
 gdouble pdb_report_percent(guint64 part, guint64 whole);
+/* Appends what the list of unknown clusters leaves out: " (the N largest
+ * shown)" when clusters were cut, "; N more not clustered" when messages
+ * were not clustered; nothing otherwise. */
+void pdb_report_append_cluster_cut(const PdbReport *r, GString *out);
 
 G_END_DECLS
 

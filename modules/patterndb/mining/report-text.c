@@ -26,10 +26,7 @@ write_unknown(PdbReport *r, GString *out)
 {
   g_string_append_printf(out, "\nUnknown messages: %" G_GUINT64_FORMAT " in %u clusters",
                          r->n_unknown - r->n_unknown_dropped, r->n_clusters_total);
-  if (r->clusters->len < r->n_clusters_total)
-    g_string_append_printf(out, " (the %u largest shown)", r->clusters->len);
-  if (r->n_unknown_dropped)
-    g_string_append_printf(out, "; %" G_GUINT64_FORMAT " more not clustered", r->n_unknown_dropped);
+  pdb_report_append_cluster_cut(r, out);
   g_string_append(out, "\n");
   for (guint i = 0; i < r->clusters->len; i++)
     {

@@ -291,14 +291,19 @@ pdb_report_cluster_unknown(PdbReport *report)
   g_array_free(refs, TRUE);
 }
 
+/* larger counts first */
+static gint
+compare_counts_descending(guint64 x, guint64 y)
+{
+  return x > y ? -1 : (x < y ? 1 : 0);
+}
+
 static gint
 compare_classes(gconstpointer a, gconstpointer b)
 {
   const PdbReportClass *x = *(const PdbReportClass *const *) a;
   const PdbReportClass *y = *(const PdbReportClass *const *) b;
-  if (x->count != y->count)
-    return x->count > y->count ? -1 : 1;
-  return strcmp(x->name, y->name);
+  return x->count != y->count ? compare_counts_descending(x->count, y->count) : strcmp(x->name, y->name);
 }
 
 GPtrArray *
@@ -317,7 +322,7 @@ compare_rules(gconstpointer a, gconstpointer b)
   const PdbReportRule *x = *(const PdbReportRule *const *) a;
   const PdbReportRule *y = *(const PdbReportRule *const *) b;
   if (x->count != y->count)
-    return x->count > y->count ? -1 : 1;
+    return compare_counts_descending(x->count, y->count);
   return x->order < y->order ? -1 : (x->order > y->order ? 1 : 0);
 }
 
@@ -383,4 +388,13 @@ pdb_report_timeline_free(GArray *timeline)
   for (guint i = 0; i < timeline->len; i++)
     g_free(g_array_index(timeline, PdbReportBucket, i).counts);
   g_array_free(timeline, TRUE);
+}
+
+void
+pdb_report_append_cluster_cut(const PdbReport *r, GString *out)
+{
+  if (r->clusters->len < r->n_clusters_total)
+    g_string_append_printf(out, " (the %u largest shown)", r->clusters->len);
+  if (r->n_unknown_dropped)
+    g_string_append_printf(out, "; %" G_GUINT64_FORMAT " more not clustered", r->n_unknown_dropped);
 }

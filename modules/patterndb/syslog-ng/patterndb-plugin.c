@@ -15,7 +15,6 @@
  * module and libdbparser.so can live in one process without symbol clashes.
  */
 #include "patterndb-parser.h"
-#include "grouping-by-parser.h"
 #include "plugin.h"
 #include "plugin-types.h"
 #include "syslog-ng-config.h"

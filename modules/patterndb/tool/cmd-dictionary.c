@@ -49,12 +49,18 @@ on_rule(gpointer value, gpointer user_data)
 }
 
 static void
-list_ruleset(const PdbRuleset *rs, DictState *st)
+list_messages(const PdbRadix *messages, DictState *st)
 {
   PdbTreeVisitor visitor = { on_parser, on_rule };
 
-  if (rs && rs->messages)
-    pdb_tool_walk_tree(rs->messages, &visitor, st);
+  if (messages)
+    pdb_tool_walk_tree(messages, &visitor, st);
+}
+
+static void
+list_ruleset(const PdbRuleset *rs, DictState *st)
+{
+  list_messages(rs ? rs->messages : NULL, st);
 }
 
 static void
@@ -79,7 +85,7 @@ pdb_cmd_dictionary(int argc, char **argv)
 
   DictState st = { cmd.flag, cmd.out };
   if (cmd.program)
-    list_ruleset(pdb_database_find_ruleset(cmd.db, cmd.program, strlen(cmd.program)), &st);
+    list_messages(pdb_tool_db_program_messages(&cmd), &st);
   else
     {
       PdbTreeVisitor visitor = { on_parser, on_program };

@@ -60,10 +60,10 @@ pdb_cmd_dump(int argc, char **argv)
     dump_program_tree(cmd.db, cmd.out);
   else if (cmd.program)
     {
-      const PdbRuleset *rs = pdb_database_find_ruleset(cmd.db, cmd.program, strlen(cmd.program));
+      const PdbRadix *messages = pdb_tool_db_program_messages(&cmd);
 
-      if (rs && rs->messages)
-        pdb_radix_dump(rs->messages, cmd.out, describe_rule, NULL);
+      if (messages)
+        pdb_radix_dump(messages, cmd.out, describe_rule, NULL);
     }
   else
     fprintf(stderr, "Neither --program-tree nor --program was specified, doing nothing\n");

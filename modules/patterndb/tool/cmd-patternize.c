@@ -31,8 +31,10 @@ typedef struct
 } Input;
 
 static void
-add_line(Input *in, const gchar *line, gsize len)
+add_line(const gchar *line, gsize len, gpointer user_data)
 {
+  Input *in = user_data;
+
   if (in->no_parse)
     {
       pdb_patternizer_add(in->patternizer, NULL, 0, line, len);
@@ -49,26 +51,18 @@ add_line(Input *in, const gchar *line, gsize len)
                       sl.message.data, sl.message.length);
 }
 
-static void
-add_line_cb(const gchar *line, gsize length, gpointer user_data)
-{
-  add_line(user_data, line, length);
-}
-
 static gboolean
 read_file(Input *in, const gchar *path)
 {
-  return pdb_tool_read_lines("patternize", path, add_line_cb, in);
+  return pdb_tool_read_lines("patternize", path, add_line, in);
 }
 
 static gchar *
 publication_date(void)
 {
-  const gchar *epoch = g_getenv("SOURCE_DATE_EPOCH");
-  time_t t = epoch ? (time_t) g_ascii_strtoll(epoch, NULL, 10) : time(NULL);
   struct tm tm;
   gchar buf[16];
-  gmtime_r(&t, &tm);
+  pdb_tool_now_utc(&tm);
   strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
   return g_strdup(buf);
 }

@@ -77,8 +77,10 @@ show_progress(ReportRun *run, gboolean final)
 }
 
 static void
-add_line(ReportRun *run, const gchar *line, gsize len)
+add_line(const gchar *line, gsize len, gpointer user_data)
 {
+  ReportRun *run = user_data;
+
   run->lines++;
   show_progress(run, FALSE);
   gint64 ts = pdb_report_parse_timestamp(line, len, run->default_year);
@@ -97,25 +99,17 @@ add_line(ReportRun *run, const gchar *line, gsize len)
   classify(run, ts, sl.program.data, sl.program.data ? sl.program.length : 0, sl.message.data, sl.message.length);
 }
 
-static void
-add_line_cb(const gchar *line, gsize length, gpointer user_data)
-{
-  add_line(user_data, line, length);
-}
-
 static gboolean
 read_file(ReportRun *run, const gchar *path)
 {
-  return pdb_tool_read_lines("report", path, add_line_cb, run);
+  return pdb_tool_read_lines("report", path, add_line, run);
 }
 
 static gint
 current_year(void)
 {
-  const gchar *epoch = g_getenv("SOURCE_DATE_EPOCH");
-  time_t t = epoch ? (time_t) g_ascii_strtoll(epoch, NULL, 10) : time(NULL);
   struct tm tm;
-  gmtime_r(&t, &tm);
+  pdb_tool_now_utc(&tm);
   return tm.tm_year + 1900;
 }
 

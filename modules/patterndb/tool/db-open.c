@@ -9,6 +9,8 @@
 #include "tool/db-open.h"
 #include "tool/tool-common.h"
 
+#include <string.h>
+
 gboolean
 pdb_tool_db_open(PdbToolDbCommand *cmd, const PdbToolDbCommandSpec *spec, int *argc, char ***argv)
 {
@@ -30,6 +32,14 @@ pdb_tool_db_open(PdbToolDbCommand *cmd, const PdbToolDbCommandSpec *spec, int *a
     return FALSE;
   cmd->out = g_string_new(NULL);
   return TRUE;
+}
+
+const PdbRadix *
+pdb_tool_db_program_messages(const PdbToolDbCommand *cmd)
+{
+  const PdbRuleset *rs = cmd->program ? pdb_database_find_ruleset(cmd->db, cmd->program, strlen(cmd->program)) : NULL;
+
+  return rs ? rs->messages : NULL;
 }
 
 int

@@ -36,6 +36,10 @@ typedef struct
  */
 gboolean pdb_tool_db_open(PdbToolDbCommand *cmd, const PdbToolDbCommandSpec *spec, int *argc, char ***argv);
 
+/* The message tree of the ruleset -P selects; NULL when -P was not given,
+ * selects no ruleset or one without rules. */
+const PdbRadix *pdb_tool_db_program_messages(const PdbToolDbCommand *cmd);
+
 /* Prints @cmd->out when the database was loaded, frees everything and
  * returns the exit code: 0, or PDB_TOOL_EXIT_USAGE when open failed. */
 int pdb_tool_db_close(PdbToolDbCommand *cmd);

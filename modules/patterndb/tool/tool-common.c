@@ -158,3 +158,12 @@ pdb_tool_read_lines(const gchar *command, const gchar *path,
     fclose(f);
   return ok;
 }
+
+void
+pdb_tool_now_utc(struct tm *tm)
+{
+  const gchar *epoch = g_getenv("SOURCE_DATE_EPOCH");
+  time_t t = epoch ? (time_t) g_ascii_strtoll(epoch, NULL, 10) : time(NULL);
+
+  gmtime_r(&t, tm);
+}

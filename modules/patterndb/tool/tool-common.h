@@ -13,6 +13,7 @@
 #include "db/database.h"
 
 #include <stdio.h>
+#include <time.h>
 
 G_BEGIN_DECLS
 
@@ -53,6 +54,10 @@ void pdb_tool_flush(GString *out, FILE *stream, gsize threshold);
 typedef void (*PdbToolLineFunc)(const gchar *line, gsize length, gpointer user_data);
 gboolean pdb_tool_read_lines(const gchar *command, const gchar *path,
                              PdbToolLineFunc line_func, gpointer user_data);
+
+/* Now, or SOURCE_DATE_EPOCH's time when it is set (reproducible output),
+ * broken down in UTC. */
+void pdb_tool_now_utc(struct tm *tm);
 
 G_END_DECLS
 
