@@ -112,3 +112,54 @@ setup_vs_pdbtool() {
   T=$TEST_TMPDIR
   DIFFDIR=$top_srcdir/tests/differential
 }
+
+# match_vs_pdbtool LABEL DB LOG TEMPLATE: ok when `match -p DB -f LOG -T
+# TEMPLATE` prints the same, non-empty, with pdbtool and with ours; else the
+# first lines of the difference and of our stderr (after setup_vs_pdbtool).
+match_vs_pdbtool() {
+  local label=$1 db=$2 log=$3 tmpl=$4
+  "$PDBTOOL" match -p "$db" -f "$log" -T "$tmpl" > "$T/ref" 2>/dev/null
+  "$PATTERNDB" match -p "$db" -f "$log" -T "$tmpl" > "$T/ours" 2>"$T/err"
+  if cmp -s "$T/ref" "$T/ours" && [ -s "$T/ref" ]; then
+    ok "$label: -T '$tmpl' identical to pdbtool ($(wc -l < "$T/ref") lines)"
+  else
+    not_ok "$label: -T '$tmpl' differs from pdbtool"
+    diff "$T/ref" "$T/ours" | head -10 | while IFS= read -r l; do diag "$l"; done
+    head -3 "$T/err" | while IFS= read -r l; do diag "stderr: $l"; done
+  fi
+}
+
+# --- Shared fixture: a ruleset for program "app" with a login rule
+# (r-login, class system: u and ip) and a logout rule (r-logout, class
+# violation), and lines for it (two match, one does not, one is another
+# program's, one is not a syslog line).
+# write_login_db FILE [XML_IN_THE_LOGIN_RULE [LOGOUT_CAPTURE_NAME (u)]]
+write_login_db() {
+  cat > "$1" <<XML
+<?xml version='1.0' encoding='UTF-8'?>
+<patterndb version='4' pub_date='2026-12-03'>
+  <ruleset name='app' id='rs-app'>
+    <pattern>app</pattern>
+    <rules>
+      <rule provider='test' id='r-login' class='system'>
+        <patterns><pattern>login user @ESTRING:u: @from @IPv4:ip@</pattern></patterns>
+        ${2:-}
+      </rule>
+      <rule provider='test' id='r-logout' class='violation'>
+        <patterns><pattern>logout user @ANYSTRING:${3:-u}@</pattern></patterns>
+      </rule>
+    </rules>
+  </ruleset>
+</patterndb>
+XML
+}
+# write_login_lines FILE
+write_login_lines() {
+  cat > "$1" <<'LOG'
+Dec  3 10:00:00 host app[1]: login user alice from 10.0.0.1
+Dec  3 10:00:01 host app[1]: logout user bob
+Dec  3 10:00:02 host app[1]: something else
+Dec  3 10:00:03 host other: login user carol from 10.0.0.2
+<999>this is not a syslog header
+LOG
+}

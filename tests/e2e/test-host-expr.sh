@@ -142,6 +142,14 @@ cat >"$T/funcs.xml" <<XML
 XML
 
 # one configuration, $MODULE replaced: ours or 3.38's own db-parser()
+# confs_from IN OURS STOCK: $T/OURS.conf and $T/STOCK.conf from the
+# configuration IN, with MODULE the module (ours, syslog-ng's) and OUT the
+# output file (OURS.log, STOCK.log).
+confs_from() {
+  sed -e 's/MODULE/patterndb/' -e "s/OUT/$2.log/" "$1" >"$T/$2.conf"
+  sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e "s/OUT/$3.log/" "$1" >"$T/$3.conf"
+}
+
 cat >"$T/conf.in" <<CONF
 @version: $SNG_CONFIG_VERSION
 @module MODULE
@@ -156,8 +164,7 @@ destination d_out {
 };
 log { source(s_local); parser { db-parser(file("$T/funcs.xml") inject-mode(pass-through)); }; destination(d_out); };
 CONF
-sed -e 's/MODULE/patterndb/' -e 's/OUT/ours.log/' "$T/conf.in" >"$T/ours.conf"
-sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/stock.log/' "$T/conf.in" >"$T/stock.conf"
+confs_from "$T/conf.in" ours stock
 
 LINES=(
   "<13>Jan  1 00:00:00 authd[1]: login bob from 10.1.2.3 port 22"
@@ -360,8 +367,7 @@ source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/OUT" template("\${PROGRAM} \${.classifier.rule_id} ctx=\${.classifier.context_id} \${MESSAGE}\n")); };
 log { source(s_local); parser { db-parser(file("$top_srcdir/tests/correlation/corr.xml")); }; destination(d_out); };
 CONF
-sed -e 's/MODULE/patterndb/' -e 's/OUT/corr-ours.log/' "$T/corr.in" >"$T/corr-ours.conf"
-sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/corr-stock.log/' "$T/corr.in" >"$T/corr-stock.conf"
+confs_from "$T/corr.in" corr-ours corr-stock
 # a local socket carries no timestamp or hostname of these forms: program and message only
 mapfile -t CORR_LINES < <(sed 's/^<[0-9]*>[^ ]* [^ ]* //' "$top_srcdir/tests/correlation/corr.messages")
 run_corr() {
@@ -450,8 +456,7 @@ source s_local { unix-stream("$T/sock"); };
 destination d_out { file("$T/OUT" template("\$(format-json --scope none --key f.* --key .classifier.rule_id)\n")); };
 log { source(s_local); parser { db-parser(file("$T/basic-funcs.xml")); }; destination(d_out); };
 CONF
-sed -e 's/MODULE/patterndb/' -e 's/OUT/bf-ours.log/' "$T/bf.in" >"$T/bf-ours.conf"
-sed -e "s/MODULE/$STOCK_PDB_MODULE/" -e 's/OUT/bf-stock.log/' "$T/bf.in" >"$T/bf-stock.conf"
+confs_from "$T/bf.in" bf-ours bf-stock
 BF_LINES=("prog[1]: s x a 5 b 2.5 p /usr/local/bin t hello World" "prog[1]: s x a 7 b 1.2 p a/b t  two")
 run_bf() {
   daemon_start "$1" "$2" || return

@@ -12,7 +12,8 @@ each side are a clone pair. A run that stands in more than --most-places
 places is a common idiom (a loop head, a cleanup tail), not logic, and is
 not a pair. A pair is boilerplate, and not reported, when under
 --min-words of its tokens are names or words (the rest is punctuation and
-keywords). Lines with an allowlist entry "a.c b.c reason" drop every pair
+keywords), and so is a C run with fewer than three statements (the rows
+of a table). Lines with an allowlist entry "a.c b.c reason" drop every pair
 between files whose paths end in a.c and b.c (either order; the same name
 twice for pairs inside one file).
 
@@ -125,7 +126,7 @@ def find_pairs(streams, window, most_places):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="+")
-    ap.add_argument("--min-tokens", type=int, default=60)
+    ap.add_argument("--min-tokens", type=int, default=70)
     ap.add_argument("--min-lines", type=int, default=6)
     ap.add_argument("--min-words", type=float, default=0.4)
     ap.add_argument("--most-places", type=int, default=20)
@@ -163,6 +164,8 @@ def main():
             continue
         if sum(1 for t in ta[ia:ia + n] if is_word(t[0])) < args.min_words * n:
             continue
+        if fa.endswith((".c", ".h")) and sum(1 for t in ta[ia:ia + n] if t[0] == ";") < 3:
+            continue           # rows of a table, a list of fields: data, not logic
         if allowed(fa, fb):
             continue
         if (fa, fb) not in found or found[(fa, fb)][0] < n:

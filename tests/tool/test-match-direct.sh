@@ -10,18 +10,7 @@
 setup_vs_pdbtool
 
 # compare DB LOG LABEL TEMPLATE
-compare() {
-  local db=$1 log=$2 label=$3 tmpl=$4
-  "$PDBTOOL" match -p "$db" -f "$log" -T "$tmpl" > "$T/ref" 2>/dev/null
-  "$PATTERNDB" match -p "$db" -f "$log" -T "$tmpl" > "$T/ours" 2>"$T/err"
-  if cmp -s "$T/ref" "$T/ours" && [ -s "$T/ref" ]; then
-    ok "$label: -T '$tmpl' identical ($(wc -l < "$T/ref") lines)"
-  else
-    not_ok "$label: -T '$tmpl' differs"
-    diff "$T/ref" "$T/ours" | head -10 | while IFS= read -r l; do diag "$l"; done
-    head -3 "$T/err" | while IFS= read -r l; do diag "stderr: $l"; done
-  fi
-}
+compare() { match_vs_pdbtool "$3" "$1" "$2" "$4"; }
 
 templates=('${.classifier.rule_id}\n' '${.classifier.class} ${.classifier.rule_id:-none}\n')
 
@@ -40,32 +29,8 @@ for msgs in "$DIFFDIR"/db/*.messages; do
 done
 
 # Databases that write the classifier names themselves, or emit messages.
-cat > "$T/lines.log" <<'LOG'
-Dec  3 10:00:00 host app[1]: login user alice from 10.0.0.1
-Dec  3 10:00:01 host app[1]: logout user bob
-Dec  3 10:00:02 host app[1]: something else
-Dec  3 10:00:03 host other: login user carol from 10.0.0.2
-<999>this is not a syslog header
-LOG
-write_db() {
-  cat > "$T/$1.xml" <<XML
-<?xml version='1.0' encoding='UTF-8'?>
-<patterndb version='4' pub_date='2026-12-03'>
-  <ruleset name='app' id='rs-app'>
-    <pattern>app</pattern>
-    <rules>
-      <rule provider='test' id='r-login' class='system'>
-        <patterns><pattern>login user @ESTRING:u: @from @IPv4:ip@</pattern></patterns>
-        $2
-      </rule>
-      <rule provider='test' id='r-logout' class='violation'>
-        <patterns><pattern>logout user @ANYSTRING:$3@</pattern></patterns>
-      </rule>
-    </rules>
-  </ruleset>
-</patterndb>
-XML
-}
+write_login_lines "$T/lines.log"
+write_db() { write_login_db "$T/$1.xml" "$2" "$3"; }
 write_db plain '' u2
 write_db value-class '<values><value name=".classifier.class">from-value-$u</value></values>' u2
 write_db capture-rule-id '' .classifier.rule_id

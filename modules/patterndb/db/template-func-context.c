@@ -195,25 +195,30 @@ eval_or(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 
 /* ---- over the elements of a list ---- */
 
+/* TRUE when @words holds exactly two words; otherwise the error names
+ * @example, the call written right. */
+static gboolean
+two_words(const gchar *const *words, const gchar *example, GError **error)
+{
+  if (words[0] && words[1] && !words[2])
+    return TRUE;
+  pdb_tf_set_error(error, "Wrong number of arguments. Example: %s.", example);
+  return FALSE;
+}
+
 static gboolean
 prepare_map(PdbTemplateCall *call, const gchar *name, const gchar *const *words, GError **error)
 {
-  if (!words[0] || !words[1] || words[2])
-    {
-      pdb_tf_set_error(error, "Wrong number of arguments. Example: $(map template list).");
-      return FALSE;
-    }
+  if (!two_words(words, "$(map template list)", error))
+    return FALSE;
   return pdb_tf_compile_words(call, name, words, 2, error);
 }
 
 static gboolean
 prepare_filter(PdbTemplateCall *call, const gchar *name, const gchar *const *words, GError **error)
 {
-  if (!words[0] || !words[1] || words[2])
-    {
-      pdb_tf_set_error(error, "Wrong number of arguments. Example: $(filter expr list).");
-      return FALSE;
-    }
+  if (!two_words(words, "$(filter expr list)", error))
+    return FALSE;
   return compile_condition(call, name, words[0], error) && pdb_tf_compile_words(call, name, words + 1, 1, error);
 }
 
@@ -286,11 +291,8 @@ eval_filter(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 static gboolean
 prepare_iterate(PdbTemplateCall *call, const gchar *name, const gchar *const *words, GError **error)
 {
-  if (!words[0] || !words[1] || words[2])
-    {
-      pdb_tf_set_error(error, "Wrong number of arguments. Example: $(iterate template initial-value).");
-      return FALSE;
-    }
+  if (!two_words(words, "$(iterate template initial-value)", error))
+    return FALSE;
   call->state = g_string_new(words[1]);
   return pdb_tf_compile_words(call, name, words, 1, error);
 }

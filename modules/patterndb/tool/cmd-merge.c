@@ -125,6 +125,31 @@ find_root_start(const gchar *text, gsize len)
   return -1;
 }
 
+/* When a comment or a CDATA section starts at @at: the offset just past its
+ * end (@len when it is not closed); 0 otherwise. Both are copied verbatim. */
+static gsize
+verbatim_section_end(const gchar *text, gsize len, gsize at)
+{
+  static const struct { const gchar *open, *close; } sections[] =
+  {
+    { "<!--", "-->" },
+    { "<![CDATA[", "]]>" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS(sections); i++)
+    {
+      gsize n = strlen(sections[i].open);
+
+      if (len - at >= n && memcmp(text + at, sections[i].open, n) == 0)
+        {
+          const gchar *e = g_strstr_len(text + at, len - at, sections[i].close);
+
+          return e ? (gsize) (e - text) + strlen(sections[i].close) : len;
+        }
+    }
+  return 0;
+}
+
 /* The end of a start tag that begins at @pos (quotes respected), or -1. */
 static gssize
 find_tag_end(const gchar *text, gsize len, gsize pos)
@@ -172,22 +197,11 @@ convert_v1(const gchar *text, gsize len, GString *out)
         }
       at = lt - text;
       g_string_append_len(out, text + pos, at - pos);
-      if (len - at >= 4 && memcmp(text + at, "<!--", 4) == 0)
+      gsize verbatim_end = verbatim_section_end(text, len, at);
+      if (verbatim_end)
         {
-          const gchar *e = g_strstr_len(text + at, len - at, "-->");
-          gsize stop = e ? (gsize) (e - text) + 3 : len;
-
-          g_string_append_len(out, text + at, stop - at);
-          pos = stop;
-          continue;
-        }
-      if (len - at >= 9 && memcmp(text + at, "<![CDATA[", 9) == 0)
-        {
-          const gchar *e = g_strstr_len(text + at, len - at, "]]>");
-          gsize stop = e ? (gsize) (e - text) + 3 : len;
-
-          g_string_append_len(out, text + at, stop - at);
-          pos = stop;
+          g_string_append_len(out, text + at, verbatim_end - at);
+          pos = verbatim_end;
           continue;
         }
       gssize te = find_tag_end(text, len, at);

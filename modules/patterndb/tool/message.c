@@ -323,18 +323,29 @@ pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
   pdb_tool_message_set_handle(msg, lookup_handle(msg, name, name_length, TRUE), value, length, type);
 }
 
+/* The id (from 1) a pointer cache @entry holds for @name when @names still
+ * holds @name at that id; 0 otherwise (the entry is empty, or its id was
+ * forgotten since, see pdb_tool_message_forget_after, or reused). */
+static inline guint
+cached_id_confirmed(const guint *entry, const GPtrArray *names, const gchar *name)
+{
+  guint id = *entry;
+
+  return id && id <= names->len && strcmp(g_ptr_array_index(names, id - 1), name) == 0 ? id : 0;
+}
+
 /* lookup_handle() for a NUL-terminated name, through the pointer cache */
 static guint
 cached_handle(PdbToolMessage *msg, const gchar *name)
 {
   guint *entry = pointer_cache_find(&msg->name_cache, name);
-  guint h = *entry;
+  guint h = cached_id_confirmed(entry, msg->names, name);
 
-  /* h may be a number forgotten since (pdb_tool_message_forget_after) */
-  if (h && h <= msg->names->len && strcmp(g_ptr_array_index(msg->names, h - 1), name) == 0)
-    return h;
-  h = lookup_handle(msg, name, -1, TRUE);
-  pointer_cache_store(&msg->name_cache, entry, name, h);
+  if (!h)
+    {
+      h = lookup_handle(msg, name, -1, TRUE);
+      pointer_cache_store(&msg->name_cache, entry, name, h);
+    }
   return h;
 }
 
@@ -378,12 +389,13 @@ static guint
 cached_tag(PdbToolMessage *msg, const gchar *tag)
 {
   guint *entry = pointer_cache_find(&msg->tag_cache, tag);
-  guint id = *entry;
+  guint id = cached_id_confirmed(entry, msg->tag_names, tag);
 
-  if (id && id <= msg->tag_names->len && strcmp(g_ptr_array_index(msg->tag_names, id - 1), tag) == 0)
-    return id;
-  id = lookup_tag(msg, tag, TRUE);
-  pointer_cache_store(&msg->tag_cache, entry, tag, id);
+  if (!id)
+    {
+      id = lookup_tag(msg, tag, TRUE);
+      pointer_cache_store(&msg->tag_cache, entry, tag, id);
+    }
   return id;
 }
 
