@@ -113,20 +113,29 @@ setup_vs_pdbtool() {
   DIFFDIR=$top_srcdir/tests/differential
 }
 
-# match_vs_pdbtool LABEL DB LOG TEMPLATE: ok when `match -p DB -f LOG -T
-# TEMPLATE` prints the same, non-empty, with pdbtool and with ours; else the
-# first lines of the difference and of our stderr (after setup_vs_pdbtool).
-match_vs_pdbtool() {
-  local label=$1 db=$2 log=$3 tmpl=$4
-  "$PDBTOOL" match -p "$db" -f "$log" -T "$tmpl" > "$T/ref" 2>/dev/null
-  "$PATTERNDB" match -p "$db" -f "$log" -T "$tmpl" > "$T/ours" 2>"$T/err"
-  if cmp -s "$T/ref" "$T/ours" && [ -s "$T/ref" ]; then
-    ok "$label: -T '$tmpl' identical to pdbtool ($(wc -l < "$T/ref") lines)"
+# same_as_pdbtool LABEL NAME PATTERN ARGS...: runs `pdbtool ARGS` and
+# `patterndb ARGS` (after setup_vs_pdbtool) into $T/NAME.ref and
+# $T/NAME.ours (our stderr: $T/NAME.err); ok LABEL when both print the same
+# and ours has a line matching the grep PATTERN ('': any line, so output
+# there is); else not ok, with the first lines of the difference and of our
+# stderr.
+same_as_pdbtool() {
+  local label=$1 name=$2 pattern=$3; shift 3
+  "$PDBTOOL" "$@" > "$T/$name.ref" 2>/dev/null
+  "$PATTERNDB" "$@" > "$T/$name.ours" 2>"$T/$name.err"
+  if cmp -s "$T/$name.ref" "$T/$name.ours" && grep -q -- "$pattern" "$T/$name.ours"; then
+    ok "$label"
   else
-    not_ok "$label: -T '$tmpl' differs from pdbtool"
-    diff "$T/ref" "$T/ours" | head -10 | while IFS= read -r l; do diag "$l"; done
-    head -3 "$T/err" | while IFS= read -r l; do diag "stderr: $l"; done
+    not_ok "$label"
+    diff "$T/$name.ref" "$T/$name.ours" | head -10 | while IFS= read -r l; do diag "$l"; done
+    head -3 "$T/$name.err" | while IFS= read -r l; do diag "stderr: $l"; done
   fi
+}
+
+# match_vs_pdbtool LABEL DB LOG TEMPLATE: `match -p DB -f LOG -T TEMPLATE`
+# prints the same, and something, with both tools.
+match_vs_pdbtool() {
+  same_as_pdbtool "$1: -T '$4' identical to pdbtool" match '' match -p "$2" -f "$3" -T "$4"
 }
 
 # --- Shared fixture: a ruleset for program "app" with a login rule

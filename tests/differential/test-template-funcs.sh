@@ -97,14 +97,8 @@ for tmpl in '$(+ ${a} ${b})|$(- ${a} ${b})|$(* ${a} ${b})|$(/ ${a} ${b})|$(% ${a
     diff <(cat -A "$T/ref.v") <(cat -A "$T/ours.v") | head -8 | while IFS= read -r l; do diag "$l"; done
   fi
 done
-"$PDBTOOL" match -p "$db" -f "$T/values.log" > "$T/ref.nv" 2>/dev/null
-"$PATTERNDB" match -p "$db" -f "$T/values.log" > "$T/ours.nv" 2>"$T/ours.err"
-if cmp -s "$T/ref.nv" "$T/ours.nv" && grep -q '^num=' "$T/ours.nv"; then
-  ok "values from messages: the <value>s of template-funcs-values.xml, NAME=value identical"
-else
-  not_ok "values from messages: NAME=value output differs"
-  diff "$T/ref.nv" "$T/ours.nv" | head -10 | while IFS= read -r l; do diag "$l"; done
-fi
+same_as_pdbtool "values from messages: the <value>s of template-funcs-values.xml, NAME=value identical" \
+  nv '^num=' match -p "$db" -f "$T/values.log"
 
 # $(iterate) keeps its state from line to line: with --threads the run stays
 # on one thread, so the numbers follow the input as in pdbtool
@@ -128,22 +122,10 @@ check_eq "match: usracct.sessionid of the su rule" "phemmer@pts/13" \
 cdb=$DIFFDIR/template-funcs-context.xml
 cmsg=$DIFFDIR/template-funcs-context.messages
 tmpl='${MESSAGE}|CV=${CV}|CL=${CL}|CLM=${CLM}|G=${G}|GM=${GM}|SUM=${SUM}|AT=${AT}|LEN=${LEN}|CID=${CID}|$_|$CONTEXT_ID\n'
-"$PDBTOOL" match -p "$cdb" -f "$cmsg" -T "$tmpl" > "$T/ref.c" 2>/dev/null
-"$PATTERNDB" match -p "$cdb" -f "$cmsg" -T "$tmpl" > "$T/ours.c" 2>"$T/ours.err"
-if cmp -s "$T/ref.c" "$T/ours.c" && grep -q '^end ' "$T/ours.c"; then
-  ok "context functions: -T output identical ($(wc -l < "$T/ref.c") lines, synthetic messages included)"
-else
-  not_ok "context functions: -T output differs"
-  diff "$T/ref.c" "$T/ours.c" | head -10 | while IFS= read -r l; do diag "$l"; done
-fi
-"$PDBTOOL" match -p "$cdb" -f "$cmsg" > "$T/ref.c" 2>/dev/null
-"$PATTERNDB" match -p "$cdb" -f "$cmsg" > "$T/ours.c" 2>"$T/ours.err"
-if cmp -s "$T/ref.c" "$T/ours.c" && grep -q '^SUM=2|-3|5|1$' "$T/ours.c"; then
-  ok "context functions: NAME=value output identical"
-else
-  not_ok "context functions: NAME=value output differs"
-  diff "$T/ref.c" "$T/ours.c" | head -10 | while IFS= read -r l; do diag "$l"; done
-fi
+same_as_pdbtool "context functions: -T output identical (synthetic messages included)" \
+  ct '^end ' match -p "$cdb" -f "$cmsg" -T "$tmpl"
+same_as_pdbtool "context functions: NAME=value output identical" \
+  cnv '^SUM=2|-3|5|1$' match -p "$cdb" -f "$cmsg"
 
 # context functions in context-id, conditions and create-context (-T: the
 # synthetic messages' HOST/PROGRAM are the correlation's business)

@@ -79,11 +79,18 @@ if [ -n "$DAEMON_PID" ]; then
   daemon_stop
 fi
 
+# start_alone NAME: the daemon on $T/NAME.conf in the foreground, with
+# its own persist, pid and control files, at most 20 s; output in
+# $T/NAME.log; returns its exit status (124: still running after 20 s).
+start_alone() {
+  env $DAEMON_ENV timeout 20 "$SYSLOG_NG_BIN" -F -e --no-caps -f "$T/$1.conf" \
+    --persist-file="$T/$1.persist" --pidfile="$T/$1.pid" --control="$T/$1.ctl" \
+    --module-path="$MODULE_PATH" >"$T/$1.log" 2>&1
+}
+
 conf "$T/missing.xml" >"$T/missing.conf"
 check "missing file: syntax-only check still passes" syslog_ng -s -f "$T/missing.conf"
-env $DAEMON_ENV timeout 20 "$SYSLOG_NG_BIN" -F -e --no-caps -f "$T/missing.conf" \
-  --persist-file="$T/m.persist" --pidfile="$T/m.pid" --control="$T/m.ctl" \
-  --module-path="$MODULE_PATH" >"$T/missing.log" 2>&1
+start_alone missing
 rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "missing.xml" "$T/missing.log" \
    && grep -q "refusing to start" "$T/missing.log"; then
@@ -94,9 +101,7 @@ fi
 
 printf "<?xml version='1.0'?>\n<patterndb version='4' pub_date='2026-01-01'>\n  <ruleset name='x' id='x'>\n    <rules>\n  </ruleset>\n" >"$T/broken.xml"
 conf "$T/broken.xml" >"$T/broken.conf"
-env $DAEMON_ENV timeout 20 "$SYSLOG_NG_BIN" -F -e --no-caps -f "$T/broken.conf" \
-  --persist-file="$T/b.persist" --pidfile="$T/b.pid" --control="$T/b.ctl" \
-  --module-path="$MODULE_PATH" >"$T/broken.log" 2>&1
+start_alone broken
 rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -qE "broken\.xml:[0-9]+:[0-9]+" "$T/broken.log"; then
   ok "broken file at startup: refuses to start, error with file:line:column"

@@ -6,7 +6,8 @@ or found below the folders given, turns each into a list of tokens with
 comments, blank lines and #include lines left out, and puts every
 identifier in C, every $variable in shell, every number and every quoted
 string in both as one placeholder, so that two pieces alike but for their
-names and values read the same ("shape"). Two places that share a run of
+names and values read the same ("shape"); the words of a shell
+here-document are data and stay as they are. Two places that share a run of
 at least --min-tokens such tokens spanning at least --min-lines lines on
 each side are a clone pair. A run that stands in more than --most-places
 places is a common idiom (a loop head, a cleanup tail), not logic, and is
@@ -54,10 +55,35 @@ SH_TOKEN = re.compile(r"""
 """, re.S | re.M | re.X)
 
 
+HEREDOC = re.compile(r"<<-?\s*['\"]?([A-Za-z_][A-Za-z_0-9]*)['\"]?")
+
+
+def split_heredocs(text):
+    """Shell: returns the text with here-document bodies blanked (their
+    lines kept, empty) and the bodies' words as exact tokens: a body is
+    data (a database, a configuration), alike only when equal."""
+    lines = text.split("\n")
+    words = []
+    i = 0
+    while i < len(lines):
+        ends = HEREDOC.findall(lines[i]) if "<<" in lines[i] else []
+        i += 1
+        for end in ends:
+            while i < len(lines) and lines[i].strip() != end:
+                words += [("=" + w, i + 1) for w in lines[i].split()]
+                lines[i] = ""
+                i += 1
+            i += 1
+    return "\n".join(lines), words
+
+
 def tokenize(path, text):
     """Returns [(shape, line)] with the placeholders put in."""
     is_c = path.endswith((".c", ".h"))
     pattern = C_TOKEN if is_c else SH_TOKEN
+    body_words = []
+    if not is_c:
+        text, body_words = split_heredocs(text)
     tokens, line = [], 1
     for m in pattern.finditer(text):
         kind, value = m.lastgroup, m.group()
@@ -71,11 +97,13 @@ def tokenize(path, text):
         elif kind == "op":
             tokens.append((value, line))
         line += value.count("\n")
+    if body_words:
+        tokens = sorted(tokens + body_words, key=lambda t: t[1])
     return tokens
 
 
 def is_word(shape):
-    return shape in ("ID", "STR", "NUM", "$V") or shape[:1].isalpha()
+    return shape in ("ID", "STR", "NUM", "$V") or shape[:1].isalpha() or shape[:1] == "="
 
 
 def collect(paths):
@@ -126,7 +154,7 @@ def find_pairs(streams, window, most_places):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="+")
-    ap.add_argument("--min-tokens", type=int, default=70)
+    ap.add_argument("--min-tokens", type=int, default=60)
     ap.add_argument("--min-lines", type=int, default=6)
     ap.add_argument("--min-words", type=float, default=0.4)
     ap.add_argument("--most-places", type=int, default=20)

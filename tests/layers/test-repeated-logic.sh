@@ -2,7 +2,7 @@
 # tests/layers/test-repeated-logic.sh: no logic is written twice in the
 # sources (modules/patterndb/*/*.[ch]) or the shell suites (tests/*/*.sh,
 # tests/lib.sh). tests/layers/repeated-logic.py finds pairs of places that
-# share a run of 70 tokens or more over 6 lines or more, alike but for their
+# share a run of 60 tokens or more over 6 lines or more, alike but for their
 # names and values; tests/layers/repeated-logic.allow lists the pairs kept
 # on purpose, each with its reason. A pair found is printed as
 # "a.c:10-24 ~ b.c:40-54": put the shared logic in one place both use.

@@ -204,13 +204,20 @@ append_slice(GString *out, GPtrArray *values, guint from, gint32 first, gint32 l
   pdb_tf_list_scan(values, from, collect_slice, &c);
 }
 
+/* the elements of all the arguments as one list, from element @first on */
 static void
-eval_list_concat(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
+append_args_from(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out, gint32 first)
 {
   GPtrArray *v = pdb_tf_expand_args(call, env);
 
-  append_slice(out, v, 0, 0, G_MAXINT32, FALSE);
+  append_slice(out, v, 0, first, G_MAXINT32, FALSE);
   pdb_tf_free_values(v);
+}
+
+static void
+eval_list_concat(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
+{
+  append_args_from(call, env, out, 0);
 }
 
 static void
@@ -267,10 +274,7 @@ eval_list_nth(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 static void
 eval_list_tail(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 {
-  GPtrArray *v = pdb_tf_expand_args(call, env);
-
-  append_slice(out, v, 0, 1, G_MAXINT32, FALSE);
-  pdb_tf_free_values(v);
+  append_args_from(call, env, out, 1);
 }
 
 static void

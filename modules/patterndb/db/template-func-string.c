@@ -108,19 +108,39 @@ eval_uppercase(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
   change_case(out, start, TRUE);
 }
 
+/* Appends each argument, @separator between two, and calls @each with the
+ * offset where the argument starts; stops after an @each that returns FALSE. */
+typedef gboolean (*PdbTfArgEdit)(const PdbTemplateCall *call, GString *out, gsize start);
+
 static void
-eval_length(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
+append_each_arg(const PdbTemplateCall *call, gchar separator, const PdbTfEnv *env, GString *out,
+                PdbTfArgEdit each)
 {
   for (guint i = 0; i < call->args->len; i++)
     {
       if (i > 0)
-        g_string_append_c(out, ' ');
+        g_string_append_c(out, separator);
       gsize start = out->len;
       pdb_tf_append_arg(call, i, env, out);
-      gsize n = out->len - start;
-      g_string_truncate(out, start);
-      g_string_append_printf(out, "%" G_GSIZE_FORMAT, n);
+      if (!each(call, out, start))
+        return;
     }
+}
+
+static gboolean
+replace_by_length(const PdbTemplateCall *call, GString *out, gsize start)
+{
+  gsize n = out->len - start;
+
+  g_string_truncate(out, start);
+  g_string_append_printf(out, "%" G_GSIZE_FORMAT, n);
+  return TRUE;
+}
+
+static void
+eval_length(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
+{
+  append_each_arg(call, ' ', env, out, replace_by_length);
 }
 
 /* 64-bit arithmetic that wraps, as 3.38's does on the machines it runs on. */
@@ -272,18 +292,16 @@ prepare_sanitize(PdbTemplateCall *call, const gchar *name, const gchar *const *w
   return ok;
 }
 
+static gboolean
+sanitize_arg(const PdbTemplateCall *call, GString *out, gsize start)
+{
+  return replace_bytes(out, start, call->ctrl_chars, call->text->str, call->text->len, call->replacement);
+}
+
 static void
 eval_sanitize(const PdbTemplateCall *call, const PdbTfEnv *env, GString *out)
 {
-  for (guint i = 0; i < call->args->len; i++)
-    {
-      if (i > 0)
-        g_string_append_c(out, '/');
-      gsize start = out->len;
-      pdb_tf_append_arg(call, i, env, out);
-      if (!replace_bytes(out, start, call->ctrl_chars, call->text->str, call->text->len, call->replacement))
-        return;
-    }
+  append_each_arg(call, '/', env, out, sanitize_arg);
 }
 
 static void

@@ -13,8 +13,6 @@
 #include "tool/db-open.h"
 #include "tool/tree-walk.h"
 
-#include <string.h>
-
 typedef struct
 {
   gboolean tags;
@@ -69,6 +67,23 @@ on_program(gpointer value, gpointer user_data)
   list_ruleset(value, user_data);
 }
 
+static void
+run_dictionary(PdbToolDbCommand *cmd)
+{
+  DictState st = { cmd->flag, cmd->out };
+
+  if (cmd->program)
+    list_messages(pdb_tool_db_program_messages(cmd), &st);
+  else
+    {
+      PdbTreeVisitor visitor = { on_parser, on_program };
+
+      list_ruleset(pdb_database_get_catch_all_ruleset(cmd->db), &st);
+      if (pdb_database_get_program_tree(cmd->db))
+        pdb_tool_walk_tree(pdb_database_get_program_tree(cmd->db), &visitor, &st);
+    }
+}
+
 int
 pdb_cmd_dictionary(int argc, char **argv)
 {
@@ -78,21 +93,6 @@ pdb_cmd_dictionary(int argc, char **argv)
     "Only the ruleset this program selects",
     "dump-tags", "Dump the tags rules set instead of value names",
   };
-  PdbToolDbCommand cmd;
 
-  if (!pdb_tool_db_open(&cmd, &spec, &argc, &argv))
-    return pdb_tool_db_close(&cmd);
-
-  DictState st = { cmd.flag, cmd.out };
-  if (cmd.program)
-    list_messages(pdb_tool_db_program_messages(&cmd), &st);
-  else
-    {
-      PdbTreeVisitor visitor = { on_parser, on_program };
-
-      list_ruleset(pdb_database_get_catch_all_ruleset(cmd.db), &st);
-      if (pdb_database_get_program_tree(cmd.db))
-        pdb_tool_walk_tree(pdb_database_get_program_tree(cmd.db), &visitor, &st);
-    }
-  return pdb_tool_db_close(&cmd);
+  return pdb_tool_db_main(&spec, argc, argv, run_dictionary);
 }

@@ -12,8 +12,6 @@
 
 #include <stdio.h>
 
-#include <string.h>
-
 static void
 describe_rule(gpointer value, GString *out, gpointer user_data)
 {
@@ -43,6 +41,22 @@ dump_program_tree(const PdbDatabase *db, GString *out)
     g_string_insert(out, sizeof(root_line) - 2, "RULES");
 }
 
+static void
+run_dump(PdbToolDbCommand *cmd)
+{
+  if (cmd->flag)
+    dump_program_tree(cmd->db, cmd->out);
+  else if (cmd->program)
+    {
+      const PdbRadix *messages = pdb_tool_db_program_messages(cmd);
+
+      if (messages)
+        pdb_radix_dump(messages, cmd->out, describe_rule, NULL);
+    }
+  else
+    fprintf(stderr, "Neither --program-tree nor --program was specified, doing nothing\n");
+}
+
 int
 pdb_cmd_dump(int argc, char **argv)
 {
@@ -52,20 +66,6 @@ pdb_cmd_dump(int argc, char **argv)
     "Print the message tree of the ruleset this program selects",
     "program-tree", "Print the program tree",
   };
-  PdbToolDbCommand cmd;
 
-  if (!pdb_tool_db_open(&cmd, &spec, &argc, &argv))
-    return pdb_tool_db_close(&cmd);
-  if (cmd.flag)
-    dump_program_tree(cmd.db, cmd.out);
-  else if (cmd.program)
-    {
-      const PdbRadix *messages = pdb_tool_db_program_messages(&cmd);
-
-      if (messages)
-        pdb_radix_dump(messages, cmd.out, describe_rule, NULL);
-    }
-  else
-    fprintf(stderr, "Neither --program-tree nor --program was specified, doing nothing\n");
-  return pdb_tool_db_close(&cmd);
+  return pdb_tool_db_main(&spec, argc, argv, run_dump);
 }

@@ -88,19 +88,15 @@ pdb_cmd_patternize(int argc, char **argv)
     { "debug", 0, 0, G_OPTION_ARG_NONE, &debug, "Same as --verbose", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
-  GOptionContext *ctx = pdb_tool_command_context("patternize", "[FILE...]");
-  g_option_context_add_main_entries(ctx, entries, NULL);
   GError *error = NULL;
   int rc = 0;
 
-  if (!g_option_context_parse(ctx, &argc, &argv, &error))
+  if (!pdb_tool_command_parse("patternize", "[FILE...]", NULL, entries, &argc, &argv, &error))
     {
       fprintf(stderr, "patterndb patternize: %s\n", error->message);
       g_error_free(error);
-      g_option_context_free(ctx);
       return 2;
     }
-  g_option_context_free(ctx);
   if ((!isnan(support) && (support < 0.0 || support > 100.0)) || samples < 0)
     {
       if (support < 0.0 || support > 100.0)

@@ -156,13 +156,10 @@ pdb_cmd_report(int argc, char **argv)
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
-  GOptionContext *ctx = pdb_tool_command_context("report", "[FILE...]");
-  g_option_context_add_main_entries(ctx, entries, NULL);
   GError *error = NULL;
   int rc = 0;
 
-  gboolean parsed = g_option_context_parse(ctx, &argc, &argv, &error);
-  g_option_context_free(ctx);
+  gboolean parsed = pdb_tool_command_parse("report", "[FILE...]", NULL, entries, &argc, &argv, &error);
   gchar *problem = parsed ? bad_options(pdb, format, max_clusters) : g_strdup(error->message);
   if (problem)
     {

@@ -397,11 +397,7 @@ pdb_cmd_rsyslog(int argc, char **argv)
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log_path, "append reload results and load warnings to FILE", "FILE" },
     { NULL }
   };
-  GOptionContext *ctx = pdb_tool_command_context("rsyslog", NULL);
-  g_option_context_set_description(ctx, description_text);
-  g_option_context_add_main_entries(ctx, entries, NULL);
-  gboolean parsed = g_option_context_parse(ctx, &argc, &argv, &error);
-  g_option_context_free(ctx);
+  gboolean parsed = pdb_tool_command_parse("rsyslog", NULL, description_text, entries, &argc, &argv, &error);
   if (!parsed || argc > 1 || !pdb_path)
     {
       fprintf(stderr, "patterndb rsyslog: %s\n",

@@ -8,6 +8,8 @@
 #ifndef PDB_TOOL_COMMANDS_H
 #define PDB_TOOL_COMMANDS_H
 
+#include <glib.h>
+
 typedef int (*PdbCommandFunc)(int argc, char **argv);
 
 typedef struct _PdbCommand
@@ -20,10 +22,11 @@ typedef struct _PdbCommand
 /* Defined in main.c: the table of subcommands. */
 extern const PdbCommand pdb_commands[];
 
-/* The --help context of a subcommand that parses its own options: usage
- * line "patterndb [OPTION…] NAME PARAMETERS", the summary of
- * pdb_commands[], as every subcommand's --help reads. */
-struct _GOptionContext;
-struct _GOptionContext *pdb_tool_command_context(const char *name, const char *parameters);
+/* Parses the options of a subcommand that parses its own, with the --help
+ * every subcommand has: usage line "patterndb [OPTION…] NAME PARAMETERS",
+ * the summary of pdb_commands[], then @description (may be NULL). FALSE
+ * with @error set when the command line is wrong. */
+gboolean pdb_tool_command_parse(const char *name, const char *parameters, const char *description,
+                                GOptionEntry *entries, int *argc, char ***argv, GError **error);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-gboolean
+static gboolean
 pdb_tool_db_open(PdbToolDbCommand *cmd, const PdbToolDbCommandSpec *spec, int *argc, char ***argv)
 {
   GOptionEntry entries[] =
@@ -42,7 +42,7 @@ pdb_tool_db_program_messages(const PdbToolDbCommand *cmd)
   return rs ? rs->messages : NULL;
 }
 
-int
+static int
 pdb_tool_db_close(PdbToolDbCommand *cmd)
 {
   int rc = PDB_TOOL_EXIT_USAGE;
@@ -58,4 +58,14 @@ pdb_tool_db_close(PdbToolDbCommand *cmd)
   g_free(cmd->program);
   *cmd = (PdbToolDbCommand) { 0 };
   return rc;
+}
+
+int
+pdb_tool_db_main(const PdbToolDbCommandSpec *spec, int argc, char **argv, PdbToolDbRun run)
+{
+  PdbToolDbCommand cmd;
+
+  if (pdb_tool_db_open(&cmd, spec, &argc, &argv))
+    run(&cmd);
+  return pdb_tool_db_close(&cmd);
 }

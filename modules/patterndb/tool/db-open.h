@@ -30,19 +30,17 @@ typedef struct
 } PdbToolDbCommandSpec;
 
 /*
- * Parses the options and loads the database into @cmd (zeroed here).
- * Returns FALSE after printing the error; call pdb_tool_db_close() in
- * both cases.
+ * The whole subcommand: parses the options and loads the database (on an
+ * error, prints it and returns PDB_TOOL_EXIT_USAGE), calls @run, which
+ * writes into cmd->out, prints that and returns 0.
  */
-gboolean pdb_tool_db_open(PdbToolDbCommand *cmd, const PdbToolDbCommandSpec *spec, int *argc, char ***argv);
+typedef void (*PdbToolDbRun)(PdbToolDbCommand *cmd);
+int pdb_tool_db_main(const PdbToolDbCommandSpec *spec, int argc, char **argv, PdbToolDbRun run);
 
 /* The message tree of the ruleset -P selects; NULL when -P was not given,
  * selects no ruleset or one without rules. */
 const PdbRadix *pdb_tool_db_program_messages(const PdbToolDbCommand *cmd);
 
-/* Prints @cmd->out when the database was loaded, frees everything and
- * returns the exit code: 0, or PDB_TOOL_EXIT_USAGE when open failed. */
-int pdb_tool_db_close(PdbToolDbCommand *cmd);
 
 G_END_DECLS
 

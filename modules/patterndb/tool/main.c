@@ -40,8 +40,9 @@ const PdbCommand pdb_commands[] =
   { NULL, NULL, NULL }
 };
 
-struct _GOptionContext *
-pdb_tool_command_context(const char *name, const char *parameters)
+gboolean
+pdb_tool_command_parse(const char *name, const char *parameters, const char *description,
+                       GOptionEntry *entries, int *argc, char ***argv, GError **error)
 {
   gchar *usage = parameters ? g_strdup_printf("%s %s", name, parameters) : g_strdup(name);
   GOptionContext *ctx = g_option_context_new(usage);
@@ -51,7 +52,12 @@ pdb_tool_command_context(const char *name, const char *parameters)
   for (const PdbCommand *c = pdb_commands; c->name; c++)
     if (strcmp(c->name, name) == 0)
       g_option_context_set_summary(ctx, c->summary);
-  return ctx;
+  if (description)
+    g_option_context_set_description(ctx, description);
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  gboolean parsed = g_option_context_parse(ctx, argc, argv, error);
+  g_option_context_free(ctx);
+  return parsed;
 }
 
 /* The command @typo most likely meant: one edit away (a letter added,
