@@ -155,10 +155,11 @@ program_lookup(const PdbRadix *programs, const gchar *name, gsize length, PdbMat
   return found;
 }
 
-/* Steps 1-3 (the program's ruleset) of a classification: the ruleset whose
- * message tree is to be searched, or NULL (result->kind stays NONE). */
-static const PdbRuleset *
-classify_program(const PdbDatabase *db, const gchar *program, gsize program_length, PdbResult *result)
+void
+pdb_database_classify(const PdbDatabase *db,
+                      const gchar *program, gsize program_length,
+                      const gchar *message, gsize message_length,
+                      PdbResult *result)
 {
   const PdbRuleset *ruleset;
 
@@ -177,15 +178,11 @@ classify_program(const PdbDatabase *db, const gchar *program, gsize program_leng
       match_reset(&result->program_match);
       ruleset = db->catch_all;
     }
-  result->ruleset = ruleset;
-  return ruleset;
-}
+  if (!ruleset)
+    return;
 
-/* Step 4 done: what the message lookup found. */
-static void
-classify_finish(PdbResult *result, gboolean found)
-{
-  if (found)
+  result->ruleset = ruleset;
+  if (pdb_radix_lookup(ruleset->messages, message ? message : "", message_length, &result->message_match))
     {
       result->kind = PDB_RESULT_MATCH;
       result->rule = result->message_match.value;
@@ -195,62 +192,6 @@ classify_finish(PdbResult *result, gboolean found)
       match_reset(&result->message_match);
       result->kind = PDB_RESULT_UNKNOWN;
     }
-}
-
-void
-pdb_database_classify(const PdbDatabase *db,
-                      const gchar *program, gsize program_length,
-                      const gchar *message, gsize message_length,
-                      PdbResult *result)
-{
-  const PdbRuleset *ruleset = classify_program(db, program, program_length, result);
-
-  if (!ruleset)
-    return;
-  classify_finish(result, pdb_radix_lookup(ruleset->messages, message ? message : "", message_length,
-                                           &result->message_match));
-}
-
-/* The message lookups of a group of jobs go through pdb_radix_lookup_many(). */
-#define CLASSIFY_CHUNK (4 * PDB_LOOKUP_GROUP)
-
-void
-pdb_database_classify_many(const PdbDatabase *db, PdbClassifyJob *jobs, gsize n_jobs)
-{
-  PdbLookupJob lookups[CLASSIFY_CHUNK];
-
-  for (gsize base = 0; base < n_jobs; base += CLASSIFY_CHUNK)
-    {
-      gsize n = MIN(CLASSIFY_CHUNK, n_jobs - base);
-
-      for (gsize i = 0; i < n; i++)
-        {
-          PdbClassifyJob *job = &jobs[base + i];
-          const PdbRuleset *ruleset = classify_program(db, job->program, job->program_length, job->result);
-
-          lookups[i].radix = ruleset ? ruleset->messages : NULL;
-          lookups[i].input = job->message ? job->message : "";
-          lookups[i].length = job->message_length;
-          lookups[i].match = &job->result->message_match;
-        }
-      pdb_radix_lookup_many(lookups, n);
-      for (gsize i = 0; i < n; i++)
-        if (jobs[base + i].result->ruleset)
-          classify_finish(jobs[base + i].result, lookups[i].found);
-    }
-}
-
-gboolean
-pdb_database_classify_many_interleaves(const PdbDatabase *db)
-{
-  for (guint i = 0; db->rulesets && i < db->rulesets->len; i++)
-    {
-      const PdbRuleset *rs = g_ptr_array_index(db->rulesets, i);
-
-      if (pdb_radix_lookup_many_interleaves(rs->messages))
-        return TRUE;
-    }
-  return db->catch_all && pdb_radix_lookup_many_interleaves(db->catch_all->messages);
 }
 
 static void

@@ -143,26 +143,6 @@ void pdb_database_classify(const PdbDatabase *db,
                            PdbResult *result);
 
 /*
- * pdb_database_classify() of each job, into its own result (distinct,
- * initialised), with the message lookups interleaved
- * (pdb_radix_lookup_many(): the memory latencies of a big database
- * overlap). Every result is exactly what pdb_database_classify() gives.
- */
-typedef struct _PdbClassifyJob
-{
-  const gchar *program;
-  gsize program_length;
-  const gchar *message;
-  gsize message_length;
-  PdbResult *result;
-} PdbClassifyJob;
-void pdb_database_classify_many(const PdbDatabase *db, PdbClassifyJob *jobs, gsize n_jobs);
-/* TRUE when pdb_database_classify_many() interleaves the lookups of some
- * ruleset (a big database); FALSE: it is pdb_database_classify() per job,
- * and collecting lines for it is not worth the bookkeeping. */
-gboolean pdb_database_classify_many_interleaves(const PdbDatabase *db);
-
-/*
  * How the caller's message is read and written, so that the same output
  * logic serves the command-line tool, the syslog-ng glue and the rsyslog
  * helper. `get` returns NULL for an unset name.

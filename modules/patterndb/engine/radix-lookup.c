@@ -23,8 +23,9 @@
  * memory latency instead of one per node (measured: about -25% of the
  * lookup's CPU time at 100,000 rules, 450 KB per program tree; at 10,000
  * rules, 45 KB per tree, it gained nothing, so smaller trees skip it).
- * Prefetching past the blob's end is harmless (prefetches never fault).
- * PDB_PREFETCH_LINES and PDB_PREFETCH_MIN_BLOB are in radix-node.h. */
+ * Prefetching past the blob's end is harmless (prefetches never fault). */
+#define PDB_PREFETCH_LINES 5
+#define PDB_PREFETCH_MIN_BLOB (256 * 1024)
 
 typedef struct _Lookup
 {
@@ -208,6 +209,57 @@ _push_step(Lookup *l, const PdbFrozenNode *n, const PdbParser *p, gsize pos, gsi
 
 /* --- the search --- */
 
+static inline guint64
+_load64(const guchar *p)
+{
+  guint64 v;
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static inline guint32
+_load32(const guchar *p)
+{
+  guint32 v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* Equality of two byte strings with word loads (overlapping at the end), no call. */
+static inline gboolean
+_bytes_equal(const guchar *a, const guchar *b, gsize n)
+{
+  if (n >= 8)
+    {
+      for (; n > 8; a += 8, b += 8, n -= 8)
+        if (_load64(a) != _load64(b))
+          return FALSE;
+      return _load64(a + n - 8) == _load64(b + n - 8);
+    }
+  if (n >= 4)
+    return _load32(a) == _load32(b) && _load32(a + n - 4) == _load32(b + n - 4);
+  if (n >= 2)
+    return a[0] == b[0] && a[1] == b[1] && a[n - 1] == b[n - 1];
+  return n == 0 || a[0] == b[0];
+}
+
+/* The literal child of @n (first-byte list @first) whose key starts with @c, or -1. */
+static inline gint
+_literal_child(const PdbFrozenNode *n, const guchar *first, guchar c)
+{
+  if (n->n_literal == 1)
+    return first[0] == c ? 0 : -1;
+  if (n->n_literal <= 8)
+    {
+      for (guint k = 0; k < n->n_literal; k++)
+        if (first[k] == c)
+          return k;
+      return -1;
+    }
+  const guchar *hit = memchr(first, c, n->n_literal);
+  return hit ? hit - first : -1;
+}
+
 /*
  * Compares the node's key with the input at @off (CR skipped where the key
  * has LF). Returns TRUE and the input offset after the key if the whole key
@@ -224,7 +276,7 @@ _match_key(const Lookup *l, const PdbFrozenNode *n, const guchar *key, gsize kle
 
   if (G_LIKELY(!(n->flags & PDB_NODE_KEY_HAS_LF)))
     {
-      if (avail >= klen && pdb_bytes_equal(in, key, klen))
+      if (avail >= klen && _bytes_equal(in, key, klen))
         {
           *end = off + klen;
           *key_end = klen;
@@ -339,7 +391,7 @@ again:
           cpos++;
           c = '\n';
         }
-      k = pdb_frozen_literal_child(n, first, c);
+      k = _literal_child(n, first, c);
       if (k >= 0)
         {
           /* nothing to fall back to here: continue in the child without recursing */
@@ -447,7 +499,7 @@ _lookup_init(Lookup *l, const PdbRadix *r, const gchar *input, gsize length, Pdb
 }
 
 static gboolean
-_run_from(Lookup *l, guint32 node, gsize offset)
+_run(Lookup *l)
 {
   PdbMatch *m = l->match;
   gboolean found;
@@ -459,7 +511,7 @@ _run_from(Lookup *l, guint32 node, gsize offset)
     }
   if (l->len > G_MAXUINT32)
     return FALSE;
-  found = _visit(l, node, offset);
+  found = _visit(l, 0, 0);
   m->steps = l->steps;
   if (!found && l->have_partial)
     {
@@ -488,12 +540,6 @@ _run_from(Lookup *l, guint32 node, gsize offset)
   return found;
 }
 
-static gboolean
-_run(Lookup *l)
-{
-  return _run_from(l, 0, 0);
-}
-
 gboolean
 pdb_radix_lookup(const PdbRadix *radix, const gchar *input, gsize length, PdbMatch *match)
 {
@@ -501,20 +547,6 @@ pdb_radix_lookup(const PdbRadix *radix, const gchar *input, gsize length, PdbMat
 
   _lookup_init(&l, radix, input, length, match);
   return _run(&l);
-}
-
-gboolean
-pdb_radix_lookup_from(const PdbRadix *radix, const gchar *input, gsize length, PdbMatch *match,
-                      guint32 node, gsize offset, guint64 steps)
-{
-  Lookup l;
-  guint n_captures = match->n_captures;
-
-  /* the captures the forced path pushed stay: they are the path's */
-  _lookup_init(&l, radix, input, length, match);
-  match->n_captures = n_captures;
-  l.steps = steps;
-  return _run_from(&l, node, offset);
 }
 
 void

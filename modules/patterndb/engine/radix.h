@@ -145,33 +145,6 @@ void pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees);
 gboolean pdb_radix_lookup(const PdbRadix *radix, const gchar *input, gsize length,
                           PdbMatch *match);
 
-/*
- * Bulk lookups (radix-batch.c): each job is looked up exactly as
- * pdb_radix_lookup(job->radix, job->input, job->length, job->match) would
- * (same result, same captures, same steps, same backtracking order), and
- * job->found gets what it returns. Up to PDB_LOOKUP_GROUP walks are in
- * flight at a time: each is advanced one record and that walk's next
- * record prefetched before the next walk is advanced, so that on a tree
- * bigger than the caches the memory latencies of different inputs overlap.
- * Jobs may name different trees; a job with a NULL radix gets found =
- * FALSE and its match is not touched. Each match must be initialised and
- * distinct; inputs may be shared.
- */
-#define PDB_LOOKUP_GROUP 16
-typedef struct _PdbLookupJob
-{
-  const PdbRadix *radix;
-  const gchar *input;
-  gsize length;
-  PdbMatch *match;
-  gboolean found;          /* out */
-} PdbLookupJob;
-void pdb_radix_lookup_many(PdbLookupJob *jobs, gsize n_jobs);
-/* TRUE when pdb_radix_lookup_many() interleaves the walks on this frozen
- * tree (it is big, or part of a big database); on other trees it looks
- * each job up alone and a caller gains nothing by collecting them. */
-gboolean pdb_radix_lookup_many_interleaves(const PdbRadix *radix);
-
 /* Calls @func for every value whose pattern matches the whole @input, in
  * search order (rule-conflict detection in `patterndb test`). */
 typedef void (*PdbRadixValueFunc)(gpointer value, gpointer user_data);

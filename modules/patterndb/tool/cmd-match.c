@@ -226,10 +226,6 @@ process_line_and_flush(const gchar *line, gsize length, gpointer user_data)
 {
   Matcher *m = user_data;
 
-  /* bulk classification keeps the line for an interleaved lookup (its
-   * output comes at the flush, before any later line's) */
-  if (m->direct && !m->opt->no_batch && pdb_match_direct_add(m->direct, line, length, m->out))
-    return;
   process_line(m, line, length);
   pdb_tool_flush(m->out, stdout, OUTPUT_FLUSH_BYTES);
 }
@@ -442,9 +438,6 @@ process_stream(Matcher *m, int fd, const gchar *name)
       while (pdb_line_reader_next(reader, block, 0))
         {
           pdb_lines_foreach(block->str, block->len, process_line_and_flush, m);
-          /* the kept lines point into the block */
-          if (m->direct)
-            pdb_match_direct_flush(m->direct, m->out);
           if (!regular)
             {
               pdb_tool_flush(m->out, stdout, 0);
@@ -617,7 +610,6 @@ pdb_cmd_match(int argc, char **argv)
       "Instead of the messages, print how many lines each rule classified, the unknown lines per program and the rules that never matched (text or json; default text)", "FORMAT" },
     { "explain", 0, 0, G_OPTION_ARG_NONE, &opt.explain, "After each message, explain the result: where the closest rule stopped matching and what it expected", NULL },
     { "threads", 0, 0, G_OPTION_ARG_INT, &opt.threads, "Classify a file on N threads (default: one per available CPU; output order is kept)", "N" },
-    { "no-batch", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opt.no_batch, "Classify lines one at a time, not interleaved", NULL },
     { "block-size", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &opt.block_size, "Bytes per block of input handed to a thread", "BYTES" },
     { NULL }
   };

@@ -45,11 +45,6 @@ struct _PdbMatchDirect
   const PdbDatabase *db;
   const PdbTemplate *tmpl;
   PdbResult result;
-  /* lines added and not classified yet (pdb_match_direct_add()) */
-  PdbClassifyJob pending[PDB_MATCH_DIRECT_BATCH];
-  PdbResult pending_results[PDB_MATCH_DIRECT_BATCH];
-  guint n_pending;
-  gboolean interleaves;    /* the database gains from batches; else add() classifies at once */
   gchar *plan_text;        /* NULL: no plan, the template is evaluated */
   Piece pieces[PLAN_MAX_PIECES];
   guint n_pieces;
@@ -264,9 +259,6 @@ pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar
   self->db = db;
   self->tmpl = tmpl;
   pdb_result_init(&self->result);
-  for (guint i = 0; i < PDB_MATCH_DIRECT_BATCH; i++)
-    pdb_result_init(&self->pending_results[i]);
-  self->interleaves = pdb_database_classify_many_interleaves(db);
   if (template_text)
     plan_make(self, template_text);
   return self;
@@ -278,8 +270,6 @@ pdb_match_direct_free(PdbMatchDirect *self)
   if (!self)
     return;
   pdb_result_clear(&self->result);
-  for (guint i = 0; i < PDB_MATCH_DIRECT_BATCH; i++)
-    pdb_result_clear(&self->pending_results[i]);
   g_free(self->plan_text);
   g_free(self);
 }
@@ -367,39 +357,4 @@ pdb_match_direct_line(PdbMatchDirect *self, const gchar *line, gsize length, GSt
   pdb_database_classify(self->db, program.data, program.length, message.data, message.length, &self->result);
   expand_result(self, &self->result, out);
   return TRUE;
-}
-
-gboolean
-pdb_match_direct_add(PdbMatchDirect *self, const gchar *line, gsize length, GString *out)
-{
-  PdbSlice program, message;
-  PdbClassifyJob *job;
-
-  if (!self->interleaves)
-    return pdb_match_direct_line(self, line, length, out);
-  if (!line_program_message(line, length, &program, &message))
-    {
-      pdb_match_direct_flush(self, out);
-      return FALSE;
-    }
-  job = &self->pending[self->n_pending];
-  job->program = program.data;
-  job->program_length = program.length;
-  job->message = message.data;
-  job->message_length = message.length;
-  job->result = &self->pending_results[self->n_pending];
-  if (++self->n_pending == PDB_MATCH_DIRECT_BATCH)
-    pdb_match_direct_flush(self, out);
-  return TRUE;
-}
-
-void
-pdb_match_direct_flush(PdbMatchDirect *self, GString *out)
-{
-  if (self->n_pending == 0)
-    return;
-  pdb_database_classify_many(self->db, self->pending, self->n_pending);
-  for (guint i = 0; i < self->n_pending; i++)
-    expand_result(self, &self->pending_results[i], out);
-  self->n_pending = 0;
 }

@@ -40,23 +40,6 @@ void pdb_match_direct_free(PdbMatchDirect *direct);
  */
 gboolean pdb_match_direct_line(PdbMatchDirect *direct, const gchar *line, gsize length, GString *out);
 
-/*
- * The same for a run of lines, classified together
- * (pdb_database_classify_many(): interleaved lookups): the line is parsed
- * now and kept (by pointer: it must stay valid until the next flush), and
- * the expansions of the kept lines are appended in order when
- * PDB_MATCH_DIRECT_BATCH lines are kept or at pdb_match_direct_flush().
- * FALSE when the line needs the general path: the kept lines were flushed
- * first, so the caller's output for it comes after theirs. The output is
- * byte for byte what pdb_match_direct_line() gives line by line. On a
- * database that does not gain from it
- * (pdb_database_classify_many_interleaves()) each line is classified and
- * expanded at once, as pdb_match_direct_line() does.
- */
-#define PDB_MATCH_DIRECT_BATCH 16
-gboolean pdb_match_direct_add(PdbMatchDirect *direct, const gchar *line, gsize length, GString *out);
-void pdb_match_direct_flush(PdbMatchDirect *direct, GString *out);
-
 G_END_DECLS
 
 #endif

@@ -48,8 +48,6 @@ typedef struct
   gboolean explain;
   gint threads;           /* 0: one per available CPU */
   gint block_size;        /* bytes per block of the parallel path; 0: default (tests use small ones) */
-  gboolean no_batch;      /* --no-batch (hidden, for differential tests): bulk classification
-                           * one line at a time instead of interleaved lookups */
 } MatchOptions;
 
 /*
