@@ -548,6 +548,31 @@ pdb_database_get_name_registry(const PdbDatabase *db)
   return db->names;
 }
 
+static const PdbValueDef *
+rule_find_value(const PdbRule *rule, PdbValuePredicate pred, gpointer data)
+{
+  guint count = rule->values ? rule->values->len : 0;
+
+  for (guint v = 0; v < count; v++)
+    {
+      const PdbValueDef *value = g_ptr_array_index(rule->values, v);
+
+      if (value->compiled && pred(value, data))
+        return value;
+    }
+  return NULL;
+}
+
+const PdbValueDef *
+pdb_database_find_value(const PdbDatabase *db, PdbValuePredicate pred, gpointer data)
+{
+  const PdbValueDef *found = NULL;
+
+  for (guint i = 0; !found && db->rules && i < db->rules->len; i++)
+    found = rule_find_value(g_ptr_array_index(db->rules, i), pred, data);
+  return found;
+}
+
 const GPtrArray *
 pdb_database_get_rulesets(const PdbDatabase *db)
 {

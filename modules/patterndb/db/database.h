@@ -101,6 +101,10 @@ const gchar *pdb_database_get_pub_date(const PdbDatabase *db);
 const GPtrArray *pdb_database_get_files(const PdbDatabase *db);   /* of gchar* */
 const GPtrArray *pdb_database_get_rules(const PdbDatabase *db);   /* of PdbRule* */
 const GPtrArray *pdb_database_get_rulesets(const PdbDatabase *db);/* of PdbRuleset* */
+/* The first compiled rule <value> (rules in load order, values in file
+ * order) for which `pred` is TRUE, or NULL. */
+typedef gboolean (*PdbValuePredicate)(const PdbValueDef *value, gpointer data);
+const PdbValueDef *pdb_database_find_value(const PdbDatabase *db, PdbValuePredicate pred, gpointer data);
 /* The names and tags in first-met order; NULL unless loaded with record_names. */
 const PdbNameRegistry *pdb_database_get_name_registry(const PdbDatabase *db);
 const PdbRadix *pdb_database_get_program_tree(const PdbDatabase *db);

@@ -376,25 +376,17 @@ general_worker_line(gpointer worker, const gchar *line, gsize length, GString *o
  * message to the next ($(iterate)): its results follow the order of the
  * input, so such a run stays on one thread. */
 static gboolean
+value_is_stateful(const PdbValueDef *value, gpointer data G_GNUC_UNUSED)
+{
+  return pdb_template_is_stateful(value->compiled);
+}
+
+static gboolean
 templates_keep_state(const Matcher *m)
 {
-  const GPtrArray *rules = pdb_database_get_rules(m->db);
-
   if (m->tmpl && pdb_template_is_stateful(m->tmpl))
     return TRUE;
-  for (guint i = 0; rules && i < rules->len; i++)
-    {
-      const PdbRule *rule = g_ptr_array_index(rules, i);
-
-      for (guint v = 0; rule->values && v < rule->values->len; v++)
-        {
-          const PdbValueDef *def = g_ptr_array_index(rule->values, v);
-
-          if (def->compiled && pdb_template_is_stateful(def->compiled))
-            return TRUE;
-        }
-    }
-  return FALSE;
+  return pdb_database_find_value(m->db, value_is_stateful, NULL) != NULL;
 }
 
 static gboolean

@@ -104,23 +104,15 @@ pdb_match_template_uses_dates(const PdbTemplate *tmpl, GString *scratch)
   return dates;
 }
 
+static gboolean
+value_uses_dates(const PdbValueDef *value, gpointer scratch)
+{
+  return strchr(value->template_text, '$') && pdb_match_template_uses_dates(value->compiled, scratch);
+}
+
 /* TRUE when a rule's <value> reads a date macro. */
 gboolean
 pdb_match_values_use_dates(const PdbDatabase *db, GString *scratch)
 {
-  const GPtrArray *rules = pdb_database_get_rules(db);
-
-  for (guint i = 0; rules && i < rules->len; i++)
-    {
-      const PdbRule *rule = g_ptr_array_index(rules, i);
-
-      for (guint v = 0; rule->values && v < rule->values->len; v++)
-        {
-          const PdbValueDef *def = g_ptr_array_index(rule->values, v);
-
-          if (def->compiled && strchr(def->template_text, '$') && pdb_match_template_uses_dates(def->compiled, scratch))
-            return TRUE;
-        }
-    }
-  return FALSE;
+  return pdb_database_find_value(db, value_uses_dates, scratch) != NULL;
 }
