@@ -31,7 +31,8 @@ struct _PdbDatabase
   GPtrArray *rule_blocks;  /* of PdbRule[PDB_RULE_BLOCK], owned; the last one is
                               filled up to rules->len % PDB_RULE_BLOCK */
   GPtrArray *rulesets;     /* of PdbRuleset*, owned, in creation order */
-  GHashTable *rule_by_id;  /* id -> PdbRule* (the first rule with that id) */
+  GHashTable *rule_by_id;  /* id -> PdbRule* (the first rule with that id); NULL
+                              until the first pdb_database_find_rule() */
   GPtrArray *programs_order; /* of PdbProgramEntry*, owned, first-seen order */
   GHashTable *program_by_pattern; /* pattern -> PdbProgramEntry* */
   PdbRuleset *catch_all;   /* rulesets without <pattern>; NULL until a ruleset is loaded */
@@ -57,8 +58,6 @@ PdbRuleset *pdb_database_get_catch_all(PdbDatabase *db);
 /* A new empty rule (pdb_rule_init()), the database's last: it lives as
  * long as the database. */
 PdbRule *pdb_database_new_rule(PdbDatabase *db);
-/* Makes pdb_database_find_rule() find @rule by its id (the first one wins). */
-void pdb_database_index_rule(PdbDatabase *db, PdbRule *rule);
 /* Builds the program tree and freezes every tree. Warnings go to @options. */
 void pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options);
 

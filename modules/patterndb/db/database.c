@@ -48,7 +48,6 @@ pdb_database_new(const PdbLoadOptions *options)
   db->rules = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_rule_clear);
   db->rule_blocks = g_ptr_array_new_with_free_func(g_free);
   db->rulesets = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_ruleset_free);
-  db->rule_by_id = g_hash_table_new(g_str_hash, g_str_equal);
   db->programs_order = g_ptr_array_new_with_free_func((GDestroyNotify) program_entry_free);
   db->program_by_pattern = g_hash_table_new(g_str_hash, g_str_equal);
   db->strings = g_string_chunk_new(64 * 1024);
@@ -72,7 +71,8 @@ pdb_database_unref(PdbDatabase *db)
   if (!db || !g_atomic_int_dec_and_test(&db->ref_count))
     return;
 
-  g_hash_table_unref(db->rule_by_id);
+  if (db->rule_by_id)
+    g_hash_table_unref(db->rule_by_id);
   g_hash_table_unref(db->program_by_pattern);
   g_ptr_array_unref(db->programs_order);
   pdb_radix_free(db->programs);
@@ -173,13 +173,6 @@ pdb_database_new_rule(PdbDatabase *db)
   rule->index = db->rules->len;
   g_ptr_array_add(db->rules, rule);
   return rule;
-}
-
-void
-pdb_database_index_rule(PdbDatabase *db, PdbRule *rule)
-{
-  if (!g_hash_table_contains(db->rule_by_id, rule->id))
-    g_hash_table_insert(db->rule_by_id, rule->id, rule);
 }
 
 /*
@@ -560,9 +553,27 @@ pdb_database_get_program_tree(const PdbDatabase *db)
   return db->programs;
 }
 
+/* The id index is built by the first lookup (loading never needs it): the
+ * rules in file order, the first rule with an id wins. g_once keeps that
+ * safe while other threads read the database. */
 const PdbRule *
 pdb_database_find_rule(const PdbDatabase *db, const gchar *rule_id)
 {
+  PdbDatabase *self = (PdbDatabase *) db;
+
+  if (g_once_init_enter(&self->rule_by_id))
+    {
+      GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < db->rules->len; i++)
+        {
+          PdbRule *rule = g_ptr_array_index(db->rules, i);
+
+          if (rule->id && !g_hash_table_contains(index, rule->id))
+            g_hash_table_insert(index, rule->id, rule);
+        }
+      g_once_init_leave(&self->rule_by_id, index);
+    }
   return g_hash_table_lookup(db->rule_by_id, rule_id);
 }
 

@@ -338,9 +338,33 @@ _location_text(const PdbLocation *location)
                          location->line, location->column);
 }
 
+/* Tells @func the names of the parsers in @elements not told before. */
+static void
+_tell_names(GArray *elements, PdbRadixNameFunc func, gpointer user_data)
+{
+  for (guint e = 0; e < elements->len; e++)
+    {
+      PdbElement *el = &g_array_index(elements, PdbElement, e);
+
+      if (el->kind != PDB_ELEMENT_PARSER || el->parser->name_told)
+        continue;
+      el->parser->name_told = TRUE;
+      if (el->parser->name && el->parser->name[0])
+        func(el->parser->name, user_data);
+    }
+}
+
 gboolean
 pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
                  const PdbLocation *location, GError **error)
+{
+  return pdb_radix_insert_telling_names(self, pattern, value, location, NULL, NULL, error);
+}
+
+gboolean
+pdb_radix_insert_telling_names(PdbRadix *self, const gchar *pattern, gpointer value,
+                               const PdbLocation *location, PdbRadixNameFunc func,
+                               gpointer user_data, GError **error)
 {
   GArray *elements;
   PdbBuildNode *node;
@@ -370,6 +394,8 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
   if (!pdb_pattern_parse_into(elements, pattern, self->capture_prefix, location, self->parser_cache,
                               error))
     return FALSE;
+  if (func)
+    _tell_names(elements, func, user_data);
 
   node = _walk_existing(self->root, elements);
   if (node && node->has_value)
