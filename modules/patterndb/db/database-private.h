@@ -85,9 +85,29 @@ const gchar *pdb_split_engine_location(const gchar *message, const PdbLocation *
  * (xmlInitParser() is not safe to race in libxml2 2.9). */
 void pdb_xml_init(void);
 
+/* How pdb_loader_load_file() reads a file. */
+typedef enum
+{
+  /* the fast scanner checks the whole file before loading it, so the
+   * load never ends in PDB_LOADER_RESTART (else both in one pass) */
+  PDB_LOADER_CHECK_FIRST = 1 << 0,
+  /* no warnings (a file loaded again after a restart) */
+  PDB_LOADER_QUIET = 1 << 1,
+} PdbLoaderFlags;
+
+typedef enum
+{
+  PDB_LOADER_FAILED,     /* @error set */
+  PDB_LOADER_LOADED,
+  /* the one pass found the file outside the scanner's subset after it had
+   * put part of it into @db: throw @db away and load every file again with
+   * PDB_LOADER_CHECK_FIRST (the warnings of this file were not given) */
+  PDB_LOADER_RESTART,
+} PdbLoaderResult;
+
 /* One file into @db (loader.c). */
-gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,
-                              GError **error);
+PdbLoaderResult pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,
+                                     PdbLoaderFlags flags, GError **error);
 
 /* rule.c: constructors and destructors of the plain data of rule.h. */
 /* A rule without strings: the loader sets the class (pdb_rule_set_class()) first. */

@@ -470,7 +470,8 @@ validate_file(const gchar *file, const PdbLoadOptions *options, GError **error)
   if (g_error_matches(schema_error, PDB_DB_ERROR, PDB_DB_ERROR_XML))
     {
       PdbDatabase *probe = pdb_database_new(options);
-      gboolean loaded = pdb_loader_load_file(probe, file, options, error);
+      gboolean loaded = pdb_loader_load_file(probe, file, options, PDB_LOADER_CHECK_FIRST, error)
+                        == PDB_LOADER_LOADED;
 
       pdb_database_unref(probe);
       if (!loaded)
@@ -483,19 +484,36 @@ validate_file(const gchar *file, const PdbLoadOptions *options, GError **error)
   return FALSE;
 }
 
-PdbDatabase *
-pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error)
+/*
+ * Loads @files into a new database. First (@again G_MAXUINT) each file in
+ * one pass of the fast scanner; when one turns out to be outside its
+ * subset after part of it went in, *@restart_at is set to its index and
+ * NULL returned. Then again (@again that index) with every file checked
+ * first: the files before it quietly (their warnings were given) and
+ * without validating them again.
+ */
+static PdbDatabase *
+load_files_pass(const GPtrArray *files, const PdbLoadOptions *options, guint again, guint *restart_at,
+                GError **error)
 {
   PdbDatabase *db = pdb_database_new(options);
   gboolean ok = TRUE;
   for (guint i = 0; ok && i < files->len; i++)
     {
       const gchar *file = g_ptr_array_index(files, i);
+      PdbLoaderFlags flags = 0;
 
-      if (options && options->validate_schema)
+      if (again != G_MAXUINT)
+        flags = PDB_LOADER_CHECK_FIRST | (i < again ? PDB_LOADER_QUIET : 0);
+      if (options && options->validate_schema && (again == G_MAXUINT || i > again))
         ok = validate_file(file, options, error);
-      if (ok)
-        ok = pdb_loader_load_file(db, file, options, error);
+      if (!ok)
+        break;
+
+      PdbLoaderResult result = pdb_loader_load_file(db, file, options, flags, error);
+      if (result == PDB_LOADER_RESTART)
+        *restart_at = i;
+      ok = result == PDB_LOADER_LOADED;
     }
 
   if (!ok)
@@ -506,6 +524,17 @@ pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, G
   if (!db->version)
     db->version = g_strdup("4");
   pdb_database_finish(db, options);
+  return db;
+}
+
+PdbDatabase *
+pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error)
+{
+  guint restart_at = G_MAXUINT;
+  PdbDatabase *db = load_files_pass(files, options, G_MAXUINT, &restart_at, error);
+
+  if (!db && restart_at != G_MAXUINT)
+    db = load_files_pass(files, options, restart_at, &restart_at, error);
   return db;
 }
 
