@@ -166,9 +166,11 @@ pdb_database_new_rule(PdbDatabase *db)
   guint slot = db->rules->len % PDB_RULE_BLOCK;
 
   if (slot == 0)
-    g_ptr_array_add(db->rule_blocks, g_new0(PdbRule, PDB_RULE_BLOCK));
+    g_ptr_array_add(db->rule_blocks, g_new(PdbRule, PDB_RULE_BLOCK));
 
   PdbRule *rule = (PdbRule *) g_ptr_array_index(db->rule_blocks, db->rule_blocks->len - 1) + slot;
+  /* zeroed one at a time, as it is handed out (the block's tail is never read) */
+  *rule = (PdbRule) { 0 };
   pdb_rule_init(rule);
   rule->index = db->rules->len;
   g_ptr_array_add(db->rules, rule);

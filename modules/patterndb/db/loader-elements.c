@@ -116,7 +116,7 @@ start_rule(PdbLoader *self, const Attributes *attrs)
       const xmlChar **a = attrs->raw + i * 5;
 
       for (gint k = 0; k < A_COUNT; k++)
-        if (!found[k] && strcmp((const gchar *) a[0], names[k]) == 0)
+        if (!found[k] && a[0][0] == (xmlChar) names[k][0] && strcmp((const gchar *) a[0], names[k]) == 0)
           {
             found[k] = a;
             break;
