@@ -201,40 +201,6 @@ _common_prefix(const gchar *a, gsize alen, const gchar *b, gsize blen)
   return n;
 }
 
-/*
- * Read-only walk: the node the elements lead to, or NULL if inserting
- * them would create a new node (so the pattern cannot be a duplicate).
- */
-static PdbBuildNode *
-_walk_existing(PdbBuildNode *node, GArray *elements)
-{
-  for (guint e = 0; e < elements->len && node; e++)
-    {
-      PdbElement *el = &g_array_index(elements, PdbElement, e);
-
-      if (el->kind == PDB_ELEMENT_PARSER)
-        {
-          node = _find_parser_child(node, el->parser);
-          continue;
-        }
-      const gchar *s = el->text;
-      gsize len = el->length;
-      while (len > 0 && node)
-        {
-          PdbBuildNode *child = _find_literal_child(node, (guchar) s[0], NULL);
-          if (!child)
-            return NULL;
-          gsize k = _common_prefix(child->key, child->key_length, s, len);
-          if (k < child->key_length)
-            return NULL;
-          node = child;
-          s += k;
-          len -= k;
-        }
-    }
-  return node;
-}
-
 /* Makes room for one more pointer in an arena-backed array (doubling;
  * the old block is abandoned to the arena). */
 static void
@@ -419,18 +385,8 @@ pdb_radix_insert_telling_names(PdbRadix *self, const gchar *pattern, gpointer va
   if (func)
     _tell_names(elements, func, user_data);
 
-  node = _walk_existing(self->root, elements);
-  if (node && node->has_value)
-    {
-      gchar *where = _location_text(location);
-      g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_DUPLICATE,
-                  "%s: duplicate pattern '%s': an identical pattern was inserted before and "
-                  "keeps its place; remove one of them", where, pattern);
-      g_free(where);
-      pdb_pattern_clear(elements);
-      return FALSE;
-    }
-
+  /* A duplicate's path exists already, so walking it creates nothing:
+   * the tree is then as before, as the error promises. */
   node = self->root;
   for (guint e = 0; e < elements->len; e++)
     {
@@ -440,6 +396,16 @@ pdb_radix_insert_telling_names(PdbRadix *self, const gchar *pattern, gpointer va
         node = _insert_parser(self, node, el, location);
       else
         node = _insert_literal(self, node, el->text, el->length);
+    }
+  if (node->has_value)
+    {
+      gchar *where = _location_text(location);
+      g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_DUPLICATE,
+                  "%s: duplicate pattern '%s': an identical pattern was inserted before and "
+                  "keeps its place; remove one of them", where, pattern);
+      g_free(where);
+      pdb_pattern_clear(elements);
+      return FALSE;
     }
   node->value = value;
   node->has_value = TRUE;
