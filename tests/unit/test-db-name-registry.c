@@ -100,6 +100,42 @@ Test(name_registry, merged_files)
   g_free(dir);
 }
 
+/* The loader takes a ruleset's capture names from the engine's parse of
+ * each pattern (each shared parser once); a pattern the engine refuses
+ * (an unknown parser type, a duplicate) still registers its names, read
+ * from its text, in their place. */
+Test(name_registry, names_of_refused_patterns_keep_their_place)
+{
+  gchar *path = write_file("db.xml", HEAD
+    "<ruleset name='r' id='r'><pattern>p</pattern><rules>\n"
+    " <rule id='a'><patterns><pattern>a @ESTRING:x: @ @NUMBER:n@</pattern></patterns></rule>\n"
+    " <rule id='b'><patterns><pattern>b @NOSUCH:bad@ @ESTRING:after: @</pattern></patterns></rule>\n"
+    " <rule id='c'><patterns><pattern>c @ESTRING:x: @ @NUMBER:m@ @NUMBER::@ @NUMBER@</pattern>"
+    "</patterns></rule>\n"
+    " <rule id='d'><patterns><pattern>a @ESTRING:x: @ @NUMBER:n@</pattern>"
+    "<pattern>d @ESTRING:late: @</pattern></patterns></rule>\n"
+    " <rule id='e'><patterns><pattern>e @ESTRING:dup:x@ @NUMBER:n@</pattern></patterns></rule>\n"
+    "</rules></ruleset>\n"
+    "<ruleset name='s' id='s'><pattern>q</pattern><rules>\n"
+    " <rule id='f'><patterns><pattern>f @NUMBER:n@ @ESTRING:x: @ @QSTRING:q:'@</pattern></patterns></rule>\n"
+    "</rules></ruleset></patterndb>\n");
+  GPtrArray *warnings = g_ptr_array_new_with_free_func(g_free);
+  PdbLoadOptions options = { 0 };
+  GError *error = NULL;
+
+  options.record_names = TRUE;
+  options.warning = collect_warning;
+  options.warning_data = warnings;
+  PdbDatabase *db = pdb_database_load(path, &options, &error);
+  cr_assert_not_null(db, "%s", error ? error->message : "");
+  /* rule b's pattern and rule d's first pattern were refused */
+  cr_expect_eq(warnings->len, 2);
+  expect_order(db, "x n bad after m late dup q", ".classifier.system");
+  pdb_database_unref(db);
+  g_ptr_array_unref(warnings);
+  g_free(path);
+}
+
 /* Without record_names the database keeps no registry (the daemon). */
 Test(name_registry, off_by_default)
 {

@@ -474,3 +474,75 @@ Test(xml_scan, long_chunks, .init = setup, .fini = teardown)
         g_free(filler);
       }
 }
+
+/* ---- one pass and its restart ------------------------------------------- */
+
+static gchar *
+write_in(const gchar *dir, const gchar *name, const gchar *content)
+{
+  gchar *path = g_build_filename(dir, name, NULL);
+
+  cr_assert(g_file_set_contents(path, content, -1, NULL));
+  return path;
+}
+
+#define ONE_RULE(id, extra) \
+  "  <ruleset name='r" id "' id='rs" id "'><pattern>p" id "</pattern><rules>\n" \
+  "    <rule provider='p' id='" id "' class='system'><patterns><pattern>m " id " @NUMBER:n@</pattern>" \
+  "</patterns>\n      <values><value name='v' type='integer'>1</value></values></rule>\n" extra \
+  "  </rules></ruleset>\n"
+#define DOC(body) "<?xml version='1.0'?>\n<patterndb version='4' pub_date='2026-01-01'>\n" body "</patterndb>\n"
+
+/*
+ * The scanner checks and loads a file in one pass; a file found outside
+ * its subset after part of it went in (a processing instruction late in
+ * the file) makes the whole load start again, every file checked first:
+ * each warning must still come once and in order, the database and any
+ * error must be libxml2's, and xml_front_end scanner must refuse it.
+ */
+Test(xml_scan, late_exit_from_the_subset_restarts_the_load, .init = setup, .fini = teardown)
+{
+  gchar *dir = g_build_filename(tmpdir, "d", NULL);
+  cr_assert_eq(g_mkdir(dir, 0700), 0);
+  gchar *first = write_in(dir, "1.xml", DOC(ONE_RULE("a", "")));
+  gchar *late = write_in(dir, "2.xml", DOC(ONE_RULE("b", "") ONE_RULE("c", "    <?late pi?>\n")));
+  gchar *last = write_in(dir, "3.xml", DOC(ONE_RULE("d", "")));
+
+  cr_assert(scanner_takes(first));
+  cr_assert_not(scanner_takes(late));
+  compare_file(late, "one pass, then libxml2");
+  gchar *fast = canon_load(dir, NULL);
+  gchar *reference = canon_load(dir, "libxml2");
+  cr_expect_str_eq(fast, reference);
+  /* 4 rules, each with one warning, each warning once */
+  gchar **lines = g_strsplit(fast, "\n", -1);
+  guint warnings = 0;
+  for (gchar **l = lines; *l; l++)
+    warnings += g_str_has_prefix(*l, "warning: ");
+  cr_expect_eq(warnings, 4, "%s", fast);
+  g_strfreev(lines);
+  g_free(fast);
+  g_free(reference);
+
+  /* an error of the loader before the file leaves the subset: libxml2's */
+  g_free(write_in(dir, "3.xml", DOC(ONE_RULE("d", "    <rule provider='p'><patterns/></rule>\n")
+                                   ONE_RULE("e", "    <?late pi?>\n"))));
+  fast = canon_load(dir, NULL);
+  reference = canon_load(dir, "libxml2");
+  cr_expect_str_eq(fast, reference);
+  cr_expect(strstr(fast, "no id attribute") != NULL, "%s", fast);
+  g_free(fast);
+  g_free(reference);
+  fast = canon_load(dir, "scanner");
+  cr_expect(strstr(fast, "2.xml: not inside the fast XML scanner's subset") != NULL, "%s", fast);
+  g_free(fast);
+
+  g_unlink(first);
+  g_unlink(late);
+  g_unlink(last);
+  g_rmdir(dir);
+  g_free(first);
+  g_free(late);
+  g_free(last);
+  g_free(dir);
+}

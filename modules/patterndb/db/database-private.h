@@ -31,7 +31,8 @@ struct _PdbDatabase
   GPtrArray *rule_blocks;  /* of PdbRule[PDB_RULE_BLOCK], owned; the last one is
                               filled up to rules->len % PDB_RULE_BLOCK */
   GPtrArray *rulesets;     /* of PdbRuleset*, owned, in creation order */
-  GHashTable *rule_by_id;  /* id -> PdbRule* (the first rule with that id) */
+  GHashTable *rule_by_id;  /* id -> PdbRule* (the first rule with that id); NULL
+                              until the first pdb_database_find_rule() */
   GPtrArray *programs_order; /* of PdbProgramEntry*, owned, first-seen order */
   GHashTable *program_by_pattern; /* pattern -> PdbProgramEntry* */
   PdbRuleset *catch_all;   /* rulesets without <pattern>; NULL until a ruleset is loaded */
@@ -57,8 +58,6 @@ PdbRuleset *pdb_database_get_catch_all(PdbDatabase *db);
 /* A new empty rule (pdb_rule_init()), the database's last: it lives as
  * long as the database. */
 PdbRule *pdb_database_new_rule(PdbDatabase *db);
-/* Makes pdb_database_find_rule() find @rule by its id (the first one wins). */
-void pdb_database_index_rule(PdbDatabase *db, PdbRule *rule);
 /* Builds the program tree and freezes every tree. Warnings go to @options. */
 void pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options);
 
@@ -86,9 +85,29 @@ const gchar *pdb_split_engine_location(const gchar *message, const PdbLocation *
  * (xmlInitParser() is not safe to race in libxml2 2.9). */
 void pdb_xml_init(void);
 
+/* How pdb_loader_load_file() reads a file. */
+typedef enum
+{
+  /* the fast scanner checks the whole file before loading it, so the
+   * load never ends in PDB_LOADER_RESTART (else both in one pass) */
+  PDB_LOADER_CHECK_FIRST = 1 << 0,
+  /* no warnings (a file loaded again after a restart) */
+  PDB_LOADER_QUIET = 1 << 1,
+} PdbLoaderFlags;
+
+typedef enum
+{
+  PDB_LOADER_FAILED,     /* @error set */
+  PDB_LOADER_LOADED,
+  /* the one pass found the file outside the scanner's subset after it had
+   * put part of it into @db: throw @db away and load every file again with
+   * PDB_LOADER_CHECK_FIRST (the warnings of this file were not given) */
+  PDB_LOADER_RESTART,
+} PdbLoaderResult;
+
 /* One file into @db (loader.c). */
-gboolean pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,
-                              GError **error);
+PdbLoaderResult pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,
+                                     PdbLoaderFlags flags, GError **error);
 
 /* rule.c: constructors and destructors of the plain data of rule.h. */
 /* A rule without strings: the loader sets the class (pdb_rule_set_class()) first. */

@@ -48,7 +48,6 @@ pdb_database_new(const PdbLoadOptions *options)
   db->rules = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_rule_clear);
   db->rule_blocks = g_ptr_array_new_with_free_func(g_free);
   db->rulesets = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_ruleset_free);
-  db->rule_by_id = g_hash_table_new(g_str_hash, g_str_equal);
   db->programs_order = g_ptr_array_new_with_free_func((GDestroyNotify) program_entry_free);
   db->program_by_pattern = g_hash_table_new(g_str_hash, g_str_equal);
   db->strings = g_string_chunk_new(64 * 1024);
@@ -72,7 +71,8 @@ pdb_database_unref(PdbDatabase *db)
   if (!db || !g_atomic_int_dec_and_test(&db->ref_count))
     return;
 
-  g_hash_table_unref(db->rule_by_id);
+  if (db->rule_by_id)
+    g_hash_table_unref(db->rule_by_id);
   g_hash_table_unref(db->program_by_pattern);
   g_ptr_array_unref(db->programs_order);
   pdb_radix_free(db->programs);
@@ -166,20 +166,15 @@ pdb_database_new_rule(PdbDatabase *db)
   guint slot = db->rules->len % PDB_RULE_BLOCK;
 
   if (slot == 0)
-    g_ptr_array_add(db->rule_blocks, g_new0(PdbRule, PDB_RULE_BLOCK));
+    g_ptr_array_add(db->rule_blocks, g_new(PdbRule, PDB_RULE_BLOCK));
 
   PdbRule *rule = (PdbRule *) g_ptr_array_index(db->rule_blocks, db->rule_blocks->len - 1) + slot;
+  /* zeroed one at a time, as it is handed out (the block's tail is never read) */
+  *rule = (PdbRule) { 0 };
   pdb_rule_init(rule);
   rule->index = db->rules->len;
   g_ptr_array_add(db->rules, rule);
   return rule;
-}
-
-void
-pdb_database_index_rule(PdbDatabase *db, PdbRule *rule)
-{
-  if (!g_hash_table_contains(db->rule_by_id, rule->id))
-    g_hash_table_insert(db->rule_by_id, rule->id, rule);
 }
 
 /*
@@ -477,7 +472,8 @@ validate_file(const gchar *file, const PdbLoadOptions *options, GError **error)
   if (g_error_matches(schema_error, PDB_DB_ERROR, PDB_DB_ERROR_XML))
     {
       PdbDatabase *probe = pdb_database_new(options);
-      gboolean loaded = pdb_loader_load_file(probe, file, options, error);
+      gboolean loaded = pdb_loader_load_file(probe, file, options, PDB_LOADER_CHECK_FIRST, error)
+                        == PDB_LOADER_LOADED;
 
       pdb_database_unref(probe);
       if (!loaded)
@@ -490,19 +486,36 @@ validate_file(const gchar *file, const PdbLoadOptions *options, GError **error)
   return FALSE;
 }
 
-PdbDatabase *
-pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error)
+/*
+ * Loads @files into a new database. First (@again G_MAXUINT) each file in
+ * one pass of the fast scanner; when one turns out to be outside its
+ * subset after part of it went in, *@restart_at is set to its index and
+ * NULL returned. Then again (@again that index) with every file checked
+ * first: the files before it quietly (their warnings were given) and
+ * without validating them again.
+ */
+static PdbDatabase *
+load_files_pass(const GPtrArray *files, const PdbLoadOptions *options, guint again, guint *restart_at,
+                GError **error)
 {
   PdbDatabase *db = pdb_database_new(options);
   gboolean ok = TRUE;
   for (guint i = 0; ok && i < files->len; i++)
     {
       const gchar *file = g_ptr_array_index(files, i);
+      PdbLoaderFlags flags = 0;
 
-      if (options && options->validate_schema)
+      if (again != G_MAXUINT)
+        flags = PDB_LOADER_CHECK_FIRST | (i < again ? PDB_LOADER_QUIET : 0);
+      if (options && options->validate_schema && (again == G_MAXUINT || i > again))
         ok = validate_file(file, options, error);
-      if (ok)
-        ok = pdb_loader_load_file(db, file, options, error);
+      if (!ok)
+        break;
+
+      PdbLoaderResult result = pdb_loader_load_file(db, file, options, flags, error);
+      if (result == PDB_LOADER_RESTART)
+        *restart_at = i;
+      ok = result == PDB_LOADER_LOADED;
     }
 
   if (!ok)
@@ -513,6 +526,17 @@ pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, G
   if (!db->version)
     db->version = g_strdup("4");
   pdb_database_finish(db, options);
+  return db;
+}
+
+PdbDatabase *
+pdb_database_load_files(const GPtrArray *files, const PdbLoadOptions *options, GError **error)
+{
+  guint restart_at = G_MAXUINT;
+  PdbDatabase *db = load_files_pass(files, options, G_MAXUINT, &restart_at, error);
+
+  if (!db && restart_at != G_MAXUINT)
+    db = load_files_pass(files, options, restart_at, &restart_at, error);
   return db;
 }
 
@@ -585,9 +609,27 @@ pdb_database_get_program_tree(const PdbDatabase *db)
   return db->programs;
 }
 
+/* The id index is built by the first lookup (loading never needs it): the
+ * rules in file order, the first rule with an id wins. g_once keeps that
+ * safe while other threads read the database. */
 const PdbRule *
 pdb_database_find_rule(const PdbDatabase *db, const gchar *rule_id)
 {
+  PdbDatabase *self = (PdbDatabase *) db;
+
+  if (g_once_init_enter(&self->rule_by_id))
+    {
+      GHashTable *index = g_hash_table_new(g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < db->rules->len; i++)
+        {
+          PdbRule *rule = g_ptr_array_index(db->rules, i);
+
+          if (rule->id && !g_hash_table_contains(index, rule->id))
+            g_hash_table_insert(index, rule->id, rule);
+        }
+      g_once_init_leave(&self->rule_by_id, index);
+    }
   return g_hash_table_lookup(db->rule_by_id, rule_id);
 }
 

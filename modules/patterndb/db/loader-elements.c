@@ -116,7 +116,7 @@ start_rule(PdbLoader *self, const Attributes *attrs)
       const xmlChar **a = attrs->raw + i * 5;
 
       for (gint k = 0; k < A_COUNT; k++)
-        if (!found[k] && strcmp((const gchar *) a[0], names[k]) == 0)
+        if (!found[k] && a[0][0] == (xmlChar) names[k][0] && strcmp((const gchar *) a[0], names[k]) == 0)
           {
             found[k] = a;
             break;
@@ -134,7 +134,6 @@ start_rule(PdbLoader *self, const Attributes *attrs)
       loader_fail(self, PDB_DB_ERROR_STRUCTURE, "<rule> has no id attribute; add id='...' (a unique name)");
       return;
     }
-  pdb_database_index_rule(self->db, rule);
 
   if (found[A_PROVIDER])
     {
@@ -422,6 +421,12 @@ end_ruleset_pattern(PdbLoader *self, const gchar *pattern)
 }
 
 static void
+register_capture_name(const gchar *name, gpointer registry)
+{
+  pdb_name_registry_add_name(registry, name, -1);
+}
+
+static void
 end_ruleset(PdbLoader *self)
 {
   PendingRuleset *pending = self->ruleset;
@@ -451,10 +456,14 @@ end_ruleset(PdbLoader *self)
           const PdbLocation *location = &rule->pattern_places[p].at;
           GError *error = NULL;
 
-          pdb_name_registry_add_pattern(self->db->names, pattern);
-
-          if (!pdb_radix_insert(target->messages, pattern, rule, location, &error))
+          /* the registry hears the names from the engine's parse; a
+           * pattern that fails is read again by the registry's own scan,
+           * which adds nothing it already holds */
+          if (!pdb_radix_insert_telling_names(target->messages, pattern, rule, location,
+                                              self->db->names ? register_capture_name : NULL,
+                                              self->db->names, &error))
             {
+              pdb_name_registry_add_pattern(self->db->names, pattern);
               PdbLocation where;
               const gchar *explanation =
                 pdb_split_engine_location(error->message, location,

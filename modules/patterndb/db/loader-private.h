@@ -101,6 +101,11 @@ typedef struct _PdbLoader
   gboolean xml_tolerated;   /* libxml2 reported an error that 3.38 does not make (a warning) */
   goffset next_document;    /* libxml2: the offset of a document after the root one, or -1 */
   PdbLocation next_document_at; /* and its line and column */
+  PdbLoaderFlags flags;
+  gboolean scan_partial;    /* the fast front end reported events (loader-scan.c) */
+  gboolean restart;         /* ... and then found the file outside its subset */
+  GPtrArray *held_warnings; /* of gchar*: warnings held back while a one-pass
+                               scan may still restart; NULL: none held */
 
   StackEntry *stack;        /* the open elements, stack[0] the document */
   guint depth;              /* entries in use (>= 1) */
@@ -207,9 +212,10 @@ void pending_ruleset_free(PendingRuleset *pending);
 /* ---- the front ends ----------------------------------------------------- */
 
 /* loader-scan.c: loads the file with the fast scanner when it is inside
- * the scanner's subset; FALSE, having given nothing to the database, when
- * it must go through libxml2. */
-gboolean loader_read_with_scanner(PdbLoader *self, int fd, gsize size);
+ * the scanner's subset (TRUE). FALSE when it must go through libxml2:
+ * having given nothing to the database when @check_first, or with
+ * self->scan_partial set when it did. */
+gboolean loader_read_with_scanner(PdbLoader *self, int fd, gsize size, gboolean check_first);
 /* loader-libxml2.c: loads the file through libxml2 from @fd. */
 void loader_read_with_libxml2(PdbLoader *self, int fd, const gchar *path);
 

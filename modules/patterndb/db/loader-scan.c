@@ -1,10 +1,13 @@
 /*
  * loader-scan.c: the loader's fast front end. The scanner of xml-scan.c
- * reads the file whole, checks that it is well-formed and inside the small
- * subset of XML that pattern databases use, and only then reports it to
- * loader.c; any other file goes, untouched, through libxml2
- * (loader-libxml2.c), so its messages and odd-input behaviour stay
- * libxml2's.
+ * reads the file whole and checks that it is well-formed and inside the
+ * small subset of XML that pattern databases use; any other file goes
+ * through libxml2 (loader-libxml2.c), so its messages and odd-input
+ * behaviour stay libxml2's. Either the check runs over the whole file
+ * before anything is reported to loader.c (check_first), or both run in
+ * one pass: a file then found outside the subset after it gave the
+ * loader something leaves self->scan_partial set, and the caller must
+ * throw the database away and load again (database.c does).
  */
 #include "db/loader-private.h"
 #include "db/xml-scan.h"
@@ -28,6 +31,16 @@ typedef struct _ScanTarget
   FileImage *image;
 } ScanTarget;
 
+/* Every event reaches the loader through here. */
+static inline PdbLoader *
+reporting_to(gpointer user_data)
+{
+  PdbLoader *self = ((ScanTarget *) user_data)->loader;
+
+  self->scan_partial = TRUE;
+  return self;
+}
+
 static PdbLocation
 scan_location(PdbLoader *self, const PdbXmlScanPos *pos)
 {
@@ -39,7 +52,7 @@ static gboolean
 scan_target_start(gpointer user_data, const gchar *name, gint n_attributes, const gchar **attributes,
                   const PdbXmlScanPos *start, const PdbXmlScanPos *tag_end, gboolean empty)
 {
-  PdbLoader *self = ((ScanTarget *) user_data)->loader;
+  PdbLoader *self = reporting_to(user_data);
   Attributes attrs = { n_attributes, (const xmlChar **) attributes };
   PdbLocation start_location = scan_location(self, start);
   PdbLocation tag_end_location = scan_location(self, tag_end);
@@ -51,7 +64,7 @@ scan_target_start(gpointer user_data, const gchar *name, gint n_attributes, cons
 static gboolean
 scan_target_end(gpointer user_data)
 {
-  PdbLoader *self = ((ScanTarget *) user_data)->loader;
+  PdbLoader *self = reporting_to(user_data);
 
   loader_end_element(self);
   return !self->error;
@@ -60,7 +73,7 @@ scan_target_end(gpointer user_data)
 static gboolean
 scan_target_text(gpointer user_data, const gchar *text, gsize length, const PdbXmlScanPos *end)
 {
-  PdbLoader *self = ((ScanTarget *) user_data)->loader;
+  PdbLoader *self = reporting_to(user_data);
   PdbLocation end_location = scan_location(self, end);
 
   loader_text(self, text, length, &end_location);
@@ -70,7 +83,7 @@ scan_target_text(gpointer user_data, const gchar *text, gsize length, const PdbX
 static gboolean
 scan_target_markup(gpointer user_data, gboolean cdata, gsize length, const PdbXmlScanPos *end)
 {
-  PdbLoader *self = ((ScanTarget *) user_data)->loader;
+  PdbLoader *self = reporting_to(user_data);
   PdbLocation end_location = scan_location(self, end);
 
   loader_markup(self, cdata, length, &end_location);
@@ -118,7 +131,7 @@ read_image(int fd, gsize size, FileImage *image)
 }
 
 gboolean
-loader_read_with_scanner(PdbLoader *self, int fd, gsize size)
+loader_read_with_scanner(PdbLoader *self, int fd, gsize size, gboolean check_first)
 {
   static const PdbXmlScanEvents events =
   {
@@ -128,9 +141,14 @@ loader_read_with_scanner(PdbLoader *self, int fd, gsize size)
   PdbXmlScanFacts facts;
   gboolean loaded = FALSE;
 
-  if (read_image(fd, size, &image) && pdb_xml_scan_check(image.bytes, size, &facts))
+  ScanTarget target = { self, &image };
+
+  if (!read_image(fd, size, &image))
+    loaded = FALSE;
+  else if (!check_first)
+    loaded = pdb_xml_scan_check_and_report(image.bytes, size, &events, &target);
+  else if (pdb_xml_scan_check(image.bytes, size, &facts))
     {
-      ScanTarget target = { self, &image };
       pdb_xml_scan_events(image.bytes, size, &facts, &events, &target);
       loaded = TRUE;
     }

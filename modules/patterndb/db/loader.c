@@ -66,14 +66,36 @@ loader_fail(PdbLoader *self, gint code, const gchar *format, ...)
 void
 loader_warn(PdbLoader *self, const PdbLocation *location, const gchar *format, ...)
 {
+  if (self->flags & PDB_LOADER_QUIET)
+    return;
+
   PdbLocation here = location ? *location : loader_error_location(self);
   va_list args;
   va_start(args, format);
   gchar *message = g_strdup_vprintf(format, args);
   va_end(args);
 
-  pdb_database_warn(self->options, "%s:%d:%d: %s", self->file, here.line, here.column, message);
+  gchar *placed = g_strdup_printf("%s:%d:%d: %s", self->file, here.line, here.column, message);
   g_free(message);
+  if (self->held_warnings)
+    g_ptr_array_add(self->held_warnings, placed);
+  else
+    {
+      pdb_database_warn(self->options, "%s", placed);
+      g_free(placed);
+    }
+}
+
+/* Gives the warnings held back so far (@drop: throws them away). */
+static void
+release_held_warnings(PdbLoader *self, gboolean drop)
+{
+  if (!self->held_warnings)
+    return;
+  for (guint i = 0; !drop && i < self->held_warnings->len; i++)
+    pdb_database_warn(self->options, "%s", (const gchar *) g_ptr_array_index(self->held_warnings, i));
+  g_ptr_array_unref(self->held_warnings);
+  self->held_warnings = NULL;
 }
 
 /* ---- pieces of text ---------------------------------------------------- */
@@ -313,9 +335,24 @@ static void
 loader_read(PdbLoader *self, int fd, gsize size, const gchar *path)
 {
   PdbXmlFrontEnd front_end = self->options ? self->options->xml_front_end : PDB_XML_FRONT_END_AUTO;
+  gboolean check_first = (self->flags & PDB_LOADER_CHECK_FIRST) != 0;
 
-  if (front_end != PDB_XML_FRONT_END_LIBXML2 && loader_read_with_scanner(self, fd, size))
-    return;
+  /* one pass: warnings wait until the file is known to be inside the subset */
+  if (front_end != PDB_XML_FRONT_END_LIBXML2 && !check_first && !(self->flags & PDB_LOADER_QUIET))
+    self->held_warnings = g_ptr_array_new_with_free_func(g_free);
+  if (front_end != PDB_XML_FRONT_END_LIBXML2 && loader_read_with_scanner(self, fd, size, check_first))
+    {
+      release_held_warnings(self, FALSE);
+      return;
+    }
+  /* what the one pass gave (an error of the loader too) is not the file's */
+  release_held_warnings(self, TRUE);
+  g_clear_error(&self->error);
+  if (self->scan_partial && front_end != PDB_XML_FRONT_END_SCANNER)
+    {
+      self->restart = TRUE;
+      return;
+    }
   if (front_end == PDB_XML_FRONT_END_SCANNER)
     g_set_error(&self->error, PDB_DB_ERROR, PDB_DB_ERROR_XML,
                 "%s: not inside the fast XML scanner's subset (xml_front_end scanner)", path);
@@ -326,8 +363,9 @@ loader_read(PdbLoader *self, int fd, gsize size, const gchar *path)
     loader_read_with_libxml2(self, fd, path);
 }
 
-gboolean
-pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options, GError **error)
+PdbLoaderResult
+pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *options,
+                     PdbLoaderFlags flags, GError **error)
 {
   gsize size = 0;
 
@@ -335,7 +373,7 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   loader_grammar_init();
   int fd = open_file(path, &size, error);
   if (fd < 0)
-    return FALSE;
+    return PDB_LOADER_FAILED;
 
   gchar *file = g_strdup(path);
   g_ptr_array_add(db->files, file);
@@ -343,6 +381,7 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   PdbLoader self = { 0 };
   self.db = db;
   self.options = options;
+  self.flags = flags;
   self.file = file;
   self.stack_capacity = 16;
   self.stack = g_new(StackEntry, self.stack_capacity);
@@ -360,10 +399,12 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
   g_free(self.stack);
   g_string_free(self.text, TRUE);
 
+  if (self.restart)
+    return PDB_LOADER_RESTART;
   if (self.error)
     {
       g_propagate_error(error, self.error);
-      return FALSE;
+      return PDB_LOADER_FAILED;
     }
-  return TRUE;
+  return PDB_LOADER_LOADED;
 }

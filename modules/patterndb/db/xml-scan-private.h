@@ -1,8 +1,8 @@
 /*
  * xml-scan-private.h: the scanner's state, shared by xml-scan.c (markup:
- * declaration, tags, attributes, text, comments, CDATA) and
- * xml-scan-chars.c (characters, references and positions). Nothing else
- * includes it.
+ * tags, attributes, text, CDATA), xml-scan-prolog.c (the declaration,
+ * blanks and comments around the root, comments) and xml-scan-chars.c
+ * (characters, references and positions). Nothing else includes it.
  */
 #ifndef PDB_DB_XML_SCAN_PRIVATE_H
 #define PDB_DB_XML_SCAN_PRIVATE_H
@@ -22,7 +22,9 @@ typedef struct _Scanner
 {
   const guchar *buf;
   const guchar *end;            /* buf + length; *end == 0 */
-  const PdbXmlScanEvents *events; /* NULL: check pass */
+  gboolean check;               /* check the subset (check pass, one pass) */
+  const PdbXmlScanEvents *events; /* NULL: check pass, or a one pass whose
+                                   events a callback stopped */
   gpointer user_data;
   gboolean stopped;
   gboolean ascii;               /* no byte above 0x7F (check pass: so far) */
@@ -36,7 +38,8 @@ typedef struct _Scanner
   gsize consumed;
 
   /* the open elements (the event pass only keeps open_holds_text) */
-  const guchar *open_name[SCAN_MAX_DEPTH];
+  /* copies: one pass gives the bytes it has read back (consumed) */
+  guchar open_name[SCAN_MAX_DEPTH][SCAN_MAX_NAME];
   guint8 open_length[SCAN_MAX_DEPTH];
   gboolean open_holds_text[SCAN_MAX_DEPTH];
   guint depth;
@@ -71,6 +74,15 @@ gint xml_scan_parse_reference(const guchar *p, gunichar *value);
 const guchar *xml_scan_skip_plain_text(const guchar *p);
 /* The position of @p (event pass; positions are asked for in order). */
 PdbXmlScanPos xml_scan_position_of(Scanner *s, const guchar *p);
+
+/* ---- xml-scan-prolog.c --------------------------------------------------- */
+
+/* "<!--" at @p: the end of the comment, or NULL. */
+const guchar *xml_scan_comment(Scanner *s, const guchar *p);
+/* Blanks and comments (outside the root element): the position after them, or NULL. */
+const guchar *xml_scan_misc(Scanner *s, const guchar *p);
+/* "<?xml " at the start: the position after the declaration, or NULL. */
+const guchar *xml_scan_xml_declaration(const guchar *p);
 
 /* ---- small helpers of both ----------------------------------------------- */
 

@@ -1,10 +1,12 @@
 /*
  * xml-scan.c: turns a UTF-8 buffer holding a pattern database file into
  * start-element, end-element and text events, with the positions libxml2
- * reports for them. It is the loader's fast path: the loader first runs
- * it as a check over the whole buffer and only then to deliver events, so
- * a file outside the subset below reaches the database only through
- * libxml2 (the reference), with libxml2's messages and behaviour.
+ * reports for them. It is the loader's fast path. A file outside the
+ * subset below is loaded through libxml2 (the reference), with libxml2's
+ * messages and behaviour: the loader either checks the whole buffer
+ * before it asks for events, or (the usual way) has both done in one
+ * pass and, when the check fails after events went out, throws away what
+ * they built and loads everything again (db/database.c).
  *
  * The subset (anything else fails the check):
  *  - UTF-8 without a byte order mark and without any CR byte; XML 1.0
@@ -24,7 +26,8 @@
  *
  * The check pass looks at every byte (16 at a time where SSE2 is there);
  * the event pass trusts it and jumps from one markup character to the
- * next with memchr().
+ * next with memchr(); one pass (s->check with s->events) reports each
+ * piece once the check has passed it.
  *
  * Invariant: the check pass accepts only documents that libxml2 parses
  * without an error, save one: a raw '<' in an attribute value, which
@@ -38,98 +41,6 @@
 #include <string.h>
 
 /* ---- markup ------------------------------------------------------------ */
-
-/* "<!--" at @p: the end of the comment, or NULL. */
-static const guchar *
-scan_comment(Scanner *s, const guchar *p)
-{
-  if (s->events)
-    return (const guchar *) memmem(p + 4, s->end - (p + 4), "--", 2) + 3;
-  const guchar *start = p;
-  p += 4;
-  for (;;)
-    {
-      if (p - start > SCAN_MAX_CHUNK)
-        return NULL;
-      if (p[0] == '-' && p[1] == '-')
-        return p[2] == '>' ? p + 3 : NULL;
-      gint n = scan_char(s, p);
-      if (!n)
-        return NULL;
-      p += n;
-    }
-}
-
-/* Blanks and comments (outside the root element). */
-static const guchar *
-scan_misc(Scanner *s, const guchar *p)
-{
-  for (;;)
-    {
-      p = skip_blanks(p);
-      if (p[0] == '<' && p[1] == '!' && p[2] == '-' && p[3] == '-')
-        {
-          p = scan_comment(s, p);
-          if (!p)
-            return NULL;
-        }
-      else
-        return p;
-    }
-}
-
-/* A quoted value of the XML declaration: its end, or NULL. */
-static const guchar *
-scan_decl_value(const guchar *p, const gchar *const *allowed)
-{
-  guchar quote = *p;
-
-  if (quote != '"' && quote != '\'')
-    return NULL;
-  p++;
-  const guchar *end = (const guchar *) strchr((const gchar *) p, quote);
-  if (!end)
-    return NULL;
-  for (gint i = 0; allowed[i]; i++)
-    if ((gsize) (end - p) == strlen(allowed[i]) && g_ascii_strncasecmp((const gchar *) p, allowed[i], end - p) == 0)
-      return end + 1;
-  return NULL;
-}
-
-/* An attribute of the XML declaration, optional unless @required: the
- * position after it, or NULL. */
-static const guchar *
-scan_decl_attribute(const guchar *p, const gchar *name, const gchar *const *allowed, gboolean required)
-{
-  const guchar *q = skip_blanks(p);
-  gsize length = strlen(name);
-
-  if (q == p || strncmp((const gchar *) q, name, length) != 0)
-    return required ? NULL : p;
-  q = skip_blanks(q + length);
-  if (*q != '=')
-    return NULL;
-  return scan_decl_value(skip_blanks(q + 1), allowed);
-}
-
-/* "<?xml " at the start: the position after the declaration, or NULL. */
-static const guchar *
-scan_xml_declaration(const guchar *p)
-{
-  static const gchar *const versions[] = { "1.0", NULL };
-  static const gchar *const encodings[] = { "UTF-8", NULL };
-  static const gchar *const standalones[] = { "yes", "no", NULL };
-
-  p = scan_decl_attribute(p + 5, "version", versions, TRUE);
-  if (p)
-    p = scan_decl_attribute(p, "encoding", encodings, FALSE);
-  if (p)
-    p = scan_decl_attribute(p, "standalone", standalones, FALSE);
-  if (!p)
-    return NULL;
-  p = skip_blanks(p);
-  return p[0] == '?' && p[1] == '>' ? p + 2 : NULL;
-}
 
 /* Element names whose content is text in a pattern database (the loader's
  * states that hold text; any other name is a state without text, or an
@@ -170,7 +81,7 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
   const guchar *run = p;
 
   *decoded = FALSE;
-  if (s->events)
+  if (!s->check)
     {
       const guchar *close = memchr(p, quote, s->end - p);
       if (s->attrs_verbatim)
@@ -232,14 +143,33 @@ scan_attribute_value(Scanner *s, const guchar *p, gboolean *decoded)
           else
             xml_scan_append_unichar(s->scratch, c);
           run = p + n;
+          *decoded = TRUE;
         }
       p += n;
     }
   if (*decoded)
     g_string_append_len(s->scratch, (const gchar *) run, p - run);
-  if (!s->events && p - start > SCAN_MAX_CHUNK)
+  if (s->check && p - start > SCAN_MAX_CHUNK)
     return NULL;
   return p + 1;
+}
+
+/* A callback asked to stop: the event pass stops; one pass goes on
+ * checking the rest without reporting it. */
+static void
+stop_reporting(Scanner *s)
+{
+  if (s->check)
+    s->events = NULL;
+  else
+    s->stopped = TRUE;
+}
+
+static void
+report_end_tag(Scanner *s)
+{
+  if (!s->events->end_element(s->user_data))
+    stop_reporting(s);
 }
 
 /*
@@ -288,7 +218,7 @@ scan_attribute(Scanner *s, const guchar *p, TagAttributes *attrs)
   if (!an_end)
     return NULL;
   gsize length = an_end - an;
-  if (!s->events)
+  if (s->check)
     {
       if (length == 5 && memcmp(an, "xmlns", 5) == 0)
         return NULL;
@@ -355,9 +285,8 @@ check_start_tag(Scanner *s, const guchar *lt, const guchar *name, const guchar *
     }
   if (!empty)
     {
-      s->open_name[s->depth] = name;
+      memcpy(s->open_name[s->depth], name, name_end - name);
       s->open_length[s->depth] = (guint8) (name_end - name);
-      s->depth++;
     }
   return TRUE;
 }
@@ -396,11 +325,9 @@ report_start_tag(Scanner *s, const guchar *lt, const guchar *name, const guchar 
 
   if (!s->events->start_element(s->user_data, s->names[0], attrs->count, s->attributes, &start,
                                 &tag_end_pos, empty))
-    s->stopped = TRUE;
+    stop_reporting(s);
   else if (empty && !s->events->end_element(s->user_data))
-    s->stopped = TRUE;
-  if (!empty)
-    s->depth++;
+    stop_reporting(s);
 }
 
 /* A start tag at @p ('<'): the position after it, or NULL. */
@@ -423,9 +350,12 @@ scan_start_tag(Scanner *s, const guchar *p)
   p = tag_end + (empty ? 2 : 1);
   if (!empty)
     s->open_holds_text[s->depth] = holds_text(name, name_end - name);
-  if (!s->events)
-    return check_start_tag(s, lt, name, name_end, tag_end, empty) ? p : NULL;
-  report_start_tag(s, lt, name, name_end, &attrs, tag_end, empty);
+  if (s->check && !check_start_tag(s, lt, name, name_end, tag_end, empty))
+    return NULL;
+  if (s->events)
+    report_start_tag(s, lt, name, name_end, &attrs, tag_end, empty);
+  if (!empty)
+    s->depth++;
   return p;
 }
 
@@ -436,10 +366,9 @@ scan_end_tag(Scanner *s, const guchar *p)
   const guchar *name = p + 2;
 
   s->depth--;
-  if (s->events)
+  if (!s->check)
     {
-      if (!s->events->end_element(s->user_data))
-        s->stopped = TRUE;
+      report_end_tag(s);
       return (const guchar *) memchr(name, '>', s->end - name) + 1;
     }
 
@@ -449,7 +378,11 @@ scan_end_tag(Scanner *s, const guchar *p)
       || xml_scan_name_char[name[length]] || name[length] == ':' || name[length] >= 0x80)
     return NULL;
   p = skip_blanks(name + length);
-  return *p == '>' ? p + 1 : NULL;
+  if (*p != '>')
+    return NULL;
+  if (s->events)
+    report_end_tag(s);
+  return p + 1;
 }
 
 /* Reports a piece of text ending at @end (event pass). */
@@ -459,7 +392,7 @@ report_text(Scanner *s, const gchar *text, gsize length, const guchar *end)
   PdbXmlScanPos pos = xml_scan_position_of(s, end);
 
   if (!s->events->text(s->user_data, text, length, &pos))
-    s->stopped = TRUE;
+    stop_reporting(s);
 }
 
 /* Reports a comment or CDATA section ending at @end (event pass). */
@@ -469,7 +402,7 @@ report_markup(Scanner *s, gboolean cdata, gsize length, const guchar *end)
   PdbXmlScanPos pos = xml_scan_position_of(s, end);
 
   if (!s->events->markup(s->user_data, cdata, length, &pos))
-    s->stopped = TRUE;
+    stop_reporting(s);
 }
 
 static gboolean
@@ -487,7 +420,7 @@ scan_cdata(Scanner *s, const guchar *p)
 {
   const guchar *start = p + 9;
 
-  if (s->events)
+  if (!s->check)
     {
       p = memmem(start, s->end - start, "]]>", 3);
       report_markup(s, TRUE, p - start, p + 3);
@@ -505,6 +438,8 @@ scan_cdata(Scanner *s, const guchar *p)
     }
   if (!s->open_holds_text[s->depth - 1] && !all_blank(start, p))
     return NULL;
+  if (s->events)
+    report_markup(s, TRUE, p - start, p + 3);
   return p + 3;
 }
 
@@ -548,23 +483,16 @@ check_text(Scanner *s, const guchar *p)
   return p;
 }
 
-/* Character data at @p up to the next '<' (event pass): reports it and
- * returns the position of that '<'. */
-static const guchar *
-emit_text(Scanner *s, const guchar *p)
+/* Reports the character data from @p to @lt, references decoded. */
+static void
+report_text_run(Scanner *s, const guchar *p, const guchar *lt)
 {
-  /* The check pass let only blanks through outside the elements that hold
-   * text, and the loader ignores those. */
-  if (!s->open_holds_text[s->depth - 1])
-    return skip_blanks(p);
-
-  const guchar *lt = memchr(p, '<', s->end - p);
-
   const guchar *amp = memchr(p, '&', lt - p);
+
   if (!amp)
     {
       report_text(s, (const gchar *) p, lt - p, lt);
-      return lt;
+      return;
     }
   s->scratch->len = 0;
   while (amp)
@@ -578,6 +506,33 @@ emit_text(Scanner *s, const guchar *p)
     }
   g_string_append_len(s->scratch, (const gchar *) p, lt - p);
   report_text(s, s->scratch->str, s->scratch->len, lt);
+}
+
+/* Character data at @p up to the next '<' (event pass): reports it and
+ * returns the position of that '<'. */
+static const guchar *
+emit_text(Scanner *s, const guchar *p)
+{
+  /* The check pass let only blanks through outside the elements that hold
+   * text, and the loader ignores those. */
+  if (!s->open_holds_text[s->depth - 1])
+    return skip_blanks(p);
+
+  const guchar *lt = memchr(p, '<', s->end - p);
+
+  report_text_run(s, p, lt);
+  return lt;
+}
+
+/* Check pass, one pass: checks the character data at @p and, in one
+ * pass, reports it when the open element holds text. */
+static const guchar *
+check_and_report_text(Scanner *s, const guchar *p)
+{
+  const guchar *lt = check_text(s, p);
+
+  if (lt && s->events && s->open_holds_text[s->depth - 1])
+    report_text_run(s, p, lt);
   return lt;
 }
 
@@ -589,12 +544,12 @@ scan_content(Scanner *s, const guchar *p)
   while (s->depth > 0 && !s->stopped)
     {
       if (p[0] != '<')
-        p = s->events ? emit_text(s, p) : check_text(s, p);
+        p = s->check ? check_and_report_text(s, p) : emit_text(s, p);
       else if (p[1] == '/')
         p = scan_end_tag(s, p);
       else if (p[1] == '!' && p[2] == '-' && p[3] == '-')
         {
-          p = scan_comment(s, p);
+          p = xml_scan_comment(s, p);
           if (p && s->events)
             report_markup(s, FALSE, 0, p);
         }
@@ -615,9 +570,9 @@ scan_document(Scanner *s)
   const guchar *p = s->buf;
 
   if (strncmp((const gchar *) p, "<?xml", 5) == 0 && (p[5] == ' ' || p[5] == '\t' || p[5] == '\n'))
-    p = scan_xml_declaration(p);
+    p = xml_scan_xml_declaration(p);
   if (p)
-    p = scan_misc(s, p);
+    p = xml_scan_misc(s, p);
   if (!p || p[0] != '<' || xml_scan_name_char[p[1]] != 1)
     return FALSE;
   p = scan_start_tag(s, p);
@@ -626,7 +581,7 @@ scan_document(Scanner *s)
   if (s->stopped)
     return TRUE;
   if (p)
-    p = scan_misc(s, p);
+    p = xml_scan_misc(s, p);
   return p == s->end;
 }
 
@@ -638,6 +593,7 @@ pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts)
   xml_scan_init_tables();
   s.buf = (const guchar *) buffer;
   s.end = s.buf + length;
+  s.check = TRUE;
   s.ascii = TRUE;
   s.attrs_verbatim = TRUE;
   /* Every loop stops at the terminating NUL. A NUL byte or a CR anywhere
@@ -674,4 +630,30 @@ pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFacts *fa
   s.scratch = g_string_sized_new(256);
   scan_document(&s);
   g_string_free(s.scratch, TRUE);
+}
+
+gboolean
+pdb_xml_scan_check_and_report(const gchar *buffer, gsize length, const PdbXmlScanEvents *events,
+                              gpointer user_data)
+{
+  Scanner s = { 0 };
+  gboolean inside;
+
+  xml_scan_init_tables();
+  s.buf = (const guchar *) buffer;
+  s.end = s.buf + length;
+  s.check = TRUE;
+  s.ascii = TRUE;
+  s.attrs_verbatim = TRUE;
+  s.events = events;
+  s.user_data = user_data;
+  s.pos_ptr = s.buf;
+  s.line_start = s.buf;
+  s.line = 1;
+  s.column = 1;
+  s.scratch = g_string_sized_new(256);
+  /* as pdb_xml_scan_check() */
+  inside = s.end[0] == '\0' && scan_document(&s);
+  g_string_free(s.scratch, TRUE);
+  return inside;
 }

@@ -69,6 +69,17 @@ void pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFact
                          const PdbXmlScanEvents *events, gpointer user_data);
 
 /*
+ * Both in one pass: checks @buffer as pdb_xml_scan_check() does while
+ * reporting it as pdb_xml_scan_events() does, each event once the check
+ * has passed everything before the position it reports; after a callback
+ * returns FALSE it reports nothing more but checks on to the end. FALSE
+ * when the document is outside the subset, after reporting a prefix of it
+ * (maybe none) that the caller must then undo.
+ */
+gboolean pdb_xml_scan_check_and_report(const gchar *buffer, gsize length, const PdbXmlScanEvents *events,
+                                       gpointer user_data);
+
+/*
  * Where both front ends place an element: @pos is the position of @end
  * (the start tag's end) in a buffer starting at @base; it is moved back to
  * @lt (the tag's '<'): fewer columns on the same line, or the byte column

@@ -104,6 +104,7 @@ struct _PdbParser
   gchar *name;              /* as written; NULL or "" when unnamed */
   guint ref_count;                /* pdb_parser_ref() / pdb_parser_free() */
   guint32 table_index;            /* a tree's parser cache: place in its frozen parser table */
+  gboolean name_told;             /* pdb_radix_insert_telling_names() has told its name */
 };
 
 /*

@@ -65,6 +65,28 @@ _node_new_literal(PdbRadix *self, const gchar *key, gsize length)
   return node;
 }
 
+/* The parser cache's hash (keys are references such as "@ESTRING:user: @",
+ * looked up for every parser of every pattern): 8 bytes at a time. */
+static guint
+_reference_hash(gconstpointer key)
+{
+  const gchar *s = key;
+  gsize length = strlen(s);
+  guint64 h = (guint64) length * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15);
+  guint64 word;
+
+  for (; length >= 8; s += 8, length -= 8)
+    {
+      memcpy(&word, s, 8);
+      h = (h ^ word) * G_GUINT64_CONSTANT(0xFF51AFD7ED558CCD);
+      h ^= h >> 29;
+    }
+  word = 0;
+  memcpy(&word, s, length);
+  h = (h ^ word) * G_GUINT64_CONSTANT(0xFF51AFD7ED558CCD);
+  return (guint) (h ^ (h >> 32));
+}
+
 PdbRadix *
 pdb_radix_new(void)
 {
@@ -72,7 +94,7 @@ pdb_radix_new(void)
 
   self->strings = g_string_chunk_new(256);
   self->arena = pdb_arena_new();
-  self->parser_cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+  self->parser_cache = g_hash_table_new_full(_reference_hash, g_str_equal, g_free,
                                              (GDestroyNotify) pdb_parser_free);
   self->root = _node_new_literal(self, "", 0);
   return self;
@@ -177,40 +199,6 @@ _common_prefix(const gchar *a, gsize alen, const gchar *b, gsize blen)
   while (n < m && a[n] == b[n])
     n++;
   return n;
-}
-
-/*
- * Read-only walk: the node the elements lead to, or NULL if inserting
- * them would create a new node (so the pattern cannot be a duplicate).
- */
-static PdbBuildNode *
-_walk_existing(PdbBuildNode *node, GArray *elements)
-{
-  for (guint e = 0; e < elements->len && node; e++)
-    {
-      PdbElement *el = &g_array_index(elements, PdbElement, e);
-
-      if (el->kind == PDB_ELEMENT_PARSER)
-        {
-          node = _find_parser_child(node, el->parser);
-          continue;
-        }
-      const gchar *s = el->text;
-      gsize len = el->length;
-      while (len > 0 && node)
-        {
-          PdbBuildNode *child = _find_literal_child(node, (guchar) s[0], NULL);
-          if (!child)
-            return NULL;
-          gsize k = _common_prefix(child->key, child->key_length, s, len);
-          if (k < child->key_length)
-            return NULL;
-          node = child;
-          s += k;
-          len -= k;
-        }
-    }
-  return node;
 }
 
 /* Makes room for one more pointer in an arena-backed array (doubling;
@@ -338,9 +326,33 @@ _location_text(const PdbLocation *location)
                          location->line, location->column);
 }
 
+/* Tells @func the names of the parsers in @elements not told before. */
+static void
+_tell_names(GArray *elements, PdbRadixNameFunc func, gpointer user_data)
+{
+  for (guint e = 0; e < elements->len; e++)
+    {
+      PdbElement *el = &g_array_index(elements, PdbElement, e);
+
+      if (el->kind != PDB_ELEMENT_PARSER || el->parser->name_told)
+        continue;
+      el->parser->name_told = TRUE;
+      if (el->parser->name && el->parser->name[0])
+        func(el->parser->name, user_data);
+    }
+}
+
 gboolean
 pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
                  const PdbLocation *location, GError **error)
+{
+  return pdb_radix_insert_telling_names(self, pattern, value, location, NULL, NULL, error);
+}
+
+gboolean
+pdb_radix_insert_telling_names(PdbRadix *self, const gchar *pattern, gpointer value,
+                               const PdbLocation *location, PdbRadixNameFunc func,
+                               gpointer user_data, GError **error)
 {
   GArray *elements;
   PdbBuildNode *node;
@@ -370,19 +382,11 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
   if (!pdb_pattern_parse_into(elements, pattern, self->capture_prefix, location, self->parser_cache,
                               error))
     return FALSE;
+  if (func)
+    _tell_names(elements, func, user_data);
 
-  node = _walk_existing(self->root, elements);
-  if (node && node->has_value)
-    {
-      gchar *where = _location_text(location);
-      g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_DUPLICATE,
-                  "%s: duplicate pattern '%s': an identical pattern was inserted before and "
-                  "keeps its place; remove one of them", where, pattern);
-      g_free(where);
-      pdb_pattern_clear(elements);
-      return FALSE;
-    }
-
+  /* A duplicate's path exists already, so walking it creates nothing:
+   * the tree is then as before, as the error promises. */
   node = self->root;
   for (guint e = 0; e < elements->len; e++)
     {
@@ -392,6 +396,16 @@ pdb_radix_insert(PdbRadix *self, const gchar *pattern, gpointer value,
         node = _insert_parser(self, node, el, location);
       else
         node = _insert_literal(self, node, el->text, el->length);
+    }
+  if (node->has_value)
+    {
+      gchar *where = _location_text(location);
+      g_set_error(error, PDB_RADIX_ERROR, PDB_RADIX_ERROR_DUPLICATE,
+                  "%s: duplicate pattern '%s': an identical pattern was inserted before and "
+                  "keeps its place; remove one of them", where, pattern);
+      g_free(where);
+      pdb_pattern_clear(elements);
+      return FALSE;
     }
   node->value = value;
   node->has_value = TRUE;

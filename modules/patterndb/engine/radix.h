@@ -119,6 +119,22 @@ void pdb_radix_set_capture_prefix(PdbRadix *radix, const gchar *prefix);
 gboolean pdb_radix_insert(PdbRadix *radix, const gchar *pattern, gpointer value,
                           const PdbLocation *location, GError **error);
 
+/*
+ * pdb_radix_insert(), telling @func the capture names of the pattern's
+ * parsers (as written, without the capture prefix), in pattern order,
+ * once the whole pattern has parsed and before it goes into the tree (so
+ * also when the insert then fails as a duplicate; a pattern that does not
+ * parse tells nothing). A tree's parsers are shared by equal references,
+ * and @func hears each parser's name only the first time that parser is
+ * met by this function: callers that keep a set of names (the database's
+ * name registry) lose nothing and skip the repeats without a lookup.
+ * Unnamed parsers tell nothing.
+ */
+typedef void (*PdbRadixNameFunc)(const gchar *name, gpointer user_data);
+gboolean pdb_radix_insert_telling_names(PdbRadix *radix, const gchar *pattern, gpointer value,
+                                        const PdbLocation *location, PdbRadixNameFunc func,
+                                        gpointer user_data, GError **error);
+
 /* Compacts the tree for matching. No inserts after this; lookups, dump and
  * stats need it (they g_critical() on an unfrozen tree). */
 void pdb_radix_freeze(PdbRadix *radix);
