@@ -107,6 +107,8 @@ pdb_match_print_message(Matcher *m, const gchar *program, gsize program_length,
     }
 }
 
+#define TIME_QUALITY_NAME ".SDATA.timeQuality.isSynced"
+
 static void
 set_slice(PdbToolMessage *msg, guint handle, PdbSlice s)
 {
@@ -180,7 +182,6 @@ process_line(Matcher *m, const gchar *line, gsize length)
   pdb_tool_message_reset(m->msg);
   m->pri = l.pri;
   pdb_tool_message_set_pri(m->msg, m->pri);
-  m->sdata = l.sdata;
   if (l.parse_error)
     {
       /* what 3.38 makes of a line it cannot parse */
@@ -209,14 +210,16 @@ process_line(Matcher *m, const gchar *line, gsize length)
   set_slice(m->msg, PDB_TOOL_HANDLE_PID, l.pid);
   set_slice(m->msg, PDB_TOOL_HANDLE_MSGID, l.msgid);
   set_slice(m->msg, PDB_TOOL_HANDLE_LEGACY_MSGHDR, l.legacy_msghdr);
-  if (l.time_quality >= 0)
-    pdb_tool_message_set(m->msg, ".SDATA.timeQuality.isSynced", -1, l.time_quality ? "1" : "0", 1,
-                         PDB_VALUE_STRING);
+  /* in this order: $SDATA prints the sequence id first */
+  pdb_tool_message_set_sdata_header(m->msg, TRUE);
   if (l.sequence_id.data)
     pdb_tool_message_set(m->msg, ".SDATA.meta.sequenceId", -1, l.sequence_id.data,
                          l.sequence_id.length, PDB_VALUE_STRING);
+  if (l.time_quality >= 0)
+    pdb_tool_message_set(m->msg, TIME_QUALITY_NAME, -1, l.time_quality ? "1" : "0", 1, PDB_VALUE_STRING);
   if (l.sdata.data)
     pdb_syslog_line_foreach_sd_param(l.sdata, m->sd_name, m->sd_value, set_sd_param, m);
+  pdb_tool_message_set_sdata_header(m->msg, FALSE);
   process(m, l.program.data ? l.program.data : empty, l.program.length,
           l.message.data ? l.message.data : empty, l.message.length, stamp);
 }

@@ -65,8 +65,10 @@ pdb_match_template_lookup(const gchar *name, guint context_index, gssize *length
     }
   if (strcmp(name, "SDATA") == 0)
     {
-      *length = m->sdata.data ? (gssize) m->sdata.length : 0;
-      return m->sdata.data ? m->sdata.data : "";
+      g_string_truncate(m->scratch, 0);
+      pdb_tool_message_format_sdata(m->msg, m->scratch);
+      *length = m->scratch->len;
+      return m->scratch->str;
     }
   return pdb_tool_message_get(m->msg, name, length);
 }

@@ -90,7 +90,6 @@ typedef struct
   GString *sd_name, *sd_value;
   gchar pid_text[16];
   gint pri;
-  PdbSlice sdata;
   gint exit_code;         /* of the last message printed: 0 with a rule id, 1 without (a worker: -1 for none) */
   PdbCorrelation *corr;   /* contexts and actions (see "correlation" below) */
   GPtrArray *synthetic;   /* of PdbNvMessage*: generated, not printed yet */

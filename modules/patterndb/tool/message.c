@@ -10,6 +10,7 @@
 #include "tool/message.h"
 #include "db/filter-expr.h"
 #include "tool/json.h"
+#include "tool/message-sdata.h"
 #include "tool/pointer-cache.h"
 #include "db/list-repr.h"
 
@@ -47,6 +48,7 @@ typedef struct
   gsize cap;             /* bytes allocated at str, NUL included */
   PdbValueType type;
   guint32 stamp;
+  gboolean sdata;        /* the name is a .SDATA.* one (kept in sdata_order) */
 } Slot;
 
 struct _PdbToolMessage
@@ -55,6 +57,8 @@ struct _PdbToolMessage
   GPtrArray *names;      /* handle -> name (owned) */
   GArray *slots;         /* handle -> Slot */
   UintStack set_handles; /* handles set in this message, in any order */
+  PdbSdataOrder sdata_order; /* the .SDATA.* handles set in this message, in $SDATA order */
+  gboolean sdata_header; /* the line's header is being read (message-sdata.h) */
   GHashTable *tag_ids;   /* tag -> id + 1 */
   GPtrArray *tag_names;  /* id -> tag (owned) */
   GArray *tag_stamps;    /* id -> guint32 */
@@ -76,6 +80,8 @@ static const gchar *const builtin_names[] =
 {
   "HOST", "HOST_FROM", "MESSAGE", "PROGRAM", "PID", "MSGID", "SOURCE", "LEGACY_MSGHDR",
   ".classifier.context_id", ".classifier.class", ".classifier.rule_id",
+  /* 3.38's syslog parser numbers its Cisco-header names when it starts */
+  ".SDATA.timeQuality.isSynced", ".SDATA.meta.sequenceId",
 };
 
 static guint
@@ -105,7 +111,7 @@ lookup_handle(PdbToolMessage *msg, const gchar *name, gssize length, gboolean cr
     }
 
   gchar *owned = heap ? heap : g_strdup(key);
-  Slot slot = { g_malloc(16), 0, 16, PDB_VALUE_STRING, 0 };
+  Slot slot = { g_malloc(16), 0, 16, PDB_VALUE_STRING, 0, pdb_sdata_is_name(owned) };
 
   slot.str[0] = '\0';
 
@@ -177,6 +183,7 @@ pdb_tool_message_free(PdbToolMessage *msg)
   g_ptr_array_free(msg->names, TRUE);
   g_array_free(msg->slots, TRUE);
   g_free(msg->set_handles.data);
+  pdb_sdata_order_clear(&msg->sdata_order);
   g_hash_table_destroy(msg->tag_ids);
   g_ptr_array_free(msg->tag_names, TRUE);
   g_array_free(msg->tag_stamps, TRUE);
@@ -201,6 +208,7 @@ pdb_tool_message_reset(PdbToolMessage *msg)
     }
   msg->set_handles.len = 0;
   msg->set_tags.len = 0;
+  msg->sdata_order.len = 0;
 }
 
 PdbToolMessageMark
@@ -282,6 +290,8 @@ slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbVal
     {
       slot->stamp = msg->stamp;
       stack_push(&msg->set_handles, h);
+      if (G_UNLIKELY(slot->sdata))
+        pdb_sdata_order_insert(&msg->sdata_order, h, msg->names, msg->sdata_header);
     }
   if (G_UNLIKELY((gsize) length >= slot->cap))
     slot_grow(slot, length);
@@ -466,6 +476,28 @@ void
 pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri)
 {
   msg->pri = pri;
+}
+
+void
+pdb_tool_message_set_sdata_header(PdbToolMessage *msg, gboolean header)
+{
+  msg->sdata_header = header;
+}
+
+static const gchar *
+sdata_value(guint handle, gsize *length, gpointer user_data)
+{
+  PdbToolMessage *msg = user_data;
+  Slot *slot = &g_array_index(msg->slots, Slot, handle - 1);
+
+  *length = slot->len;
+  return slot->str;
+}
+
+void
+pdb_tool_message_format_sdata(PdbToolMessage *msg, GString *out)
+{
+  pdb_sdata_order_format(&msg->sdata_order, msg->names, sdata_value, msg, out);
 }
 
 static void

@@ -110,6 +110,11 @@ typedef const gchar *(*PdbToolMacroFunc)(const gchar *name, gssize *length, gpoi
 /* The PRI of the current message (13 until set): the message ops answer
  * "PRI" with it, and "TAGS" with the tags, when no value has those names. */
 void pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri);
+/* While TRUE (the line's header is being read), new .SDATA.* values go to
+ * the end of $SDATA; else where 3.38 puts later ones (message-sdata.h). */
+void pdb_tool_message_set_sdata_header(PdbToolMessage *msg, gboolean header);
+/* Appends $SDATA: the message's .SDATA.* values as 3.38 prints them. */
+void pdb_tool_message_format_sdata(PdbToolMessage *msg, GString *out);
 void pdb_tool_message_set_macro_func(PdbToolMessage *msg, PdbToolMacroFunc func, gpointer user_data);
 
 /* The adapter handed to pdb_result_apply(). */
