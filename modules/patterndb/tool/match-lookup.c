@@ -33,6 +33,8 @@ pdb_match_template_lookup(const gchar *name, guint context_index, gssize *length
       if (date)
         return date;
     }
+  if (G_UNLIKELY(name[0] == PDB_TEMPLATE_VALUE_NAMES[0]) && strcmp(name, PDB_TEMPLATE_VALUE_NAMES) == 0)
+    return pdb_tool_message_value_names(m->msg, length);
   /* the macros below start with one of these letters; most names skip them all */
   if (!name[0] || !strchr("MTPSFLB", name[0]))
     return pdb_tool_message_get(m->msg, name, length);

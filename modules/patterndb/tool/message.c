@@ -11,6 +11,7 @@
 #include "db/filter-expr.h"
 #include "tool/json.h"
 #include "tool/message-sdata.h"
+#include "db/template.h"
 #include "tool/pointer-cache.h"
 #include "db/list-repr.h"
 
@@ -73,6 +74,7 @@ struct _PdbToolMessage
   gpointer macro_data;
   gint pri;              /* the line's PRI, answered as "PRI" by ops_get */
   GString *macro_text;   /* ops_get's answer to "PRI" and "TAGS" */
+  GString *names_text;   /* pdb_tool_message_value_names()'s answer */
 };
 
 /* 3.38's built-in value handles, in their numbering order. */
@@ -150,6 +152,7 @@ pdb_tool_message_new(void)
   msg->stamp = 1;
   msg->pri = 13;
   msg->macro_text = g_string_new(NULL);
+  msg->names_text = g_string_new(NULL);
   pointer_cache_init(&msg->name_cache, 256);
   pointer_cache_init(&msg->tag_cache, 64);
   for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
@@ -179,6 +182,7 @@ pdb_tool_message_free(PdbToolMessage *msg)
   for (guint i = 0; i < msg->slots->len; i++)
     g_free(g_array_index(msg->slots, Slot, i).str);
   g_string_free(msg->macro_text, TRUE);
+  g_string_free(msg->names_text, TRUE);
   g_hash_table_destroy(msg->handles);
   g_ptr_array_free(msg->names, TRUE);
   g_array_free(msg->slots, TRUE);
@@ -457,6 +461,8 @@ ops_get(gpointer msg, const gchar *name, gssize *length)
     }
   const gchar *value = pdb_tool_message_get(msg, name, length);
 
+  if (G_UNLIKELY(!value) && name[0] == PDB_TEMPLATE_VALUE_NAMES[0] && strcmp(name, PDB_TEMPLATE_VALUE_NAMES) == 0)
+    return pdb_tool_message_value_names(self, length);
   /* the macros filter expressions in $(if) read from the message */
   if (G_UNLIKELY(!value) && (strcmp(name, "PRI") == 0 || strcmp(name, "TAGS") == 0))
     {
@@ -476,6 +482,19 @@ void
 pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri)
 {
   msg->pri = pri;
+}
+
+const gchar *
+pdb_tool_message_value_names(PdbToolMessage *msg, gssize *length)
+{
+  g_string_truncate(msg->names_text, 0);
+  for (guint i = 0; i < msg->set_handles.len; i++)
+    {
+      g_string_append(msg->names_text, g_ptr_array_index(msg->names, msg->set_handles.data[i] - 1));
+      g_string_append_c(msg->names_text, '\0');
+    }
+  *length = msg->names_text->len;
+  return msg->names_text->str;
 }
 
 void

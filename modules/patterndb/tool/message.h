@@ -113,6 +113,9 @@ void pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri);
 /* While TRUE (the line's header is being read), new .SDATA.* values go to
  * the end of $SDATA; else where 3.38 puts later ones (message-sdata.h). */
 void pdb_tool_message_set_sdata_header(PdbToolMessage *msg, gboolean header);
+/* The names of the values set in the current message, each followed by a
+ * NUL (PDB_TEMPLATE_VALUE_NAMES); the buffer lives until the next call. */
+const gchar *pdb_tool_message_value_names(PdbToolMessage *msg, gssize *length);
 /* Appends $SDATA: the message's .SDATA.* values as 3.38 prints them. */
 void pdb_tool_message_format_sdata(PdbToolMessage *msg, GString *out);
 void pdb_tool_message_set_macro_func(PdbToolMessage *msg, PdbToolMacroFunc func, gpointer user_data);
