@@ -61,12 +61,16 @@ pdb_sdata_order_insert(PdbSdataOrder *order, guint handle, const GPtrArray *name
 static void
 append_escaped(GString *out, const gchar *value, gsize length)
 {
+  gsize start = 0;
+
   for (gsize i = 0; i < length; i++)
-    {
-      if (value[i] == '"' || value[i] == '\\' || value[i] == ']')
+    if (value[i] == '"' || value[i] == '\\' || value[i] == ']')
+      {
+        g_string_append_len(out, value + start, i - start);
         g_string_append_c(out, '\\');
-      g_string_append_c(out, value[i]);
-    }
+        start = i;
+      }
+  g_string_append_len(out, value + start, length - start);
 }
 
 void

@@ -283,8 +283,11 @@ slot_grow(Slot *slot, gsize length)
 }
 
 /* The hot path of every value: inlined into its callers in this file. */
+/* @by_name: @h may be a .SDATA.* name's (the built-in handles never are;
+ * a constant in each inlined caller, so they skip the check). */
 static inline void
-slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbValueType type)
+slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbValueType type,
+         gboolean by_name)
 {
   Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
 
@@ -294,7 +297,7 @@ slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbVal
     {
       slot->stamp = msg->stamp;
       stack_push(&msg->set_handles, h);
-      if (G_UNLIKELY(slot->sdata))
+      if (by_name && G_UNLIKELY(slot->sdata))
         pdb_sdata_order_insert(&msg->sdata_order, h, msg->names, msg->sdata_header);
     }
   if (G_UNLIKELY((gsize) length >= slot->cap))
@@ -327,14 +330,14 @@ void
 pdb_tool_message_set_handle(PdbToolMessage *msg, guint h, const gchar *value, gssize length,
                             PdbValueType type)
 {
-  slot_set(msg, h, value, length, type);
+  slot_set(msg, h, value, length, type, FALSE);
 }
 
 void
 pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
                      const gchar *value, gssize length, PdbValueType type)
 {
-  pdb_tool_message_set_handle(msg, lookup_handle(msg, name, name_length, TRUE), value, length, type);
+  slot_set(msg, lookup_handle(msg, name, name_length, TRUE), value, length, type, TRUE);
 }
 
 /* lookup_handle() for a NUL-terminated name, through the pointer cache */
@@ -522,7 +525,7 @@ pdb_tool_message_format_sdata(PdbToolMessage *msg, GString *out)
 static void
 ops_set(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type)
 {
-  slot_set(msg, cached_handle(msg, name), value, length, type);
+  slot_set(msg, cached_handle(msg, name), value, length, type, TRUE);
 }
 
 static void

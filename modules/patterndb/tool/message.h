@@ -80,6 +80,7 @@ enum
   PDB_TOOL_HANDLE_RULE_ID,
 };
 
+/* For the built-in handles above (a .SDATA.* name is set by name). */
 void pdb_tool_message_set_handle(PdbToolMessage *msg, guint handle, const gchar *value,
                                  gssize length, PdbValueType type);
 /* Unsets "0".."255" (before a regex stores its groups, as 3.38 does). */
