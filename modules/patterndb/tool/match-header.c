@@ -37,7 +37,6 @@ set_sd_param(const gchar *name, gsize name_length, const gchar *value, gsize val
 static void
 set_header_sdata(Matcher *m, const PdbSyslogLine *l)
 {
-  pdb_tool_message_set_sdata_header(m->msg, TRUE);
   if (l->sequence_id.data)
     pdb_tool_message_set(m->msg, ".SDATA.meta.sequenceId", -1, l->sequence_id.data, l->sequence_id.length,
                          PDB_VALUE_STRING);
@@ -45,7 +44,7 @@ set_header_sdata(Matcher *m, const PdbSyslogLine *l)
     pdb_tool_message_set(m->msg, TIME_QUALITY_NAME, -1, l->time_quality ? "1" : "0", 1, PDB_VALUE_STRING);
   if (l->sdata.data)
     pdb_syslog_line_foreach_sd_param(l->sdata, m->sd_name, m->sd_value, set_sd_param, m);
-  pdb_tool_message_set_sdata_header(m->msg, FALSE);
+  pdb_tool_message_end_header(m->msg);
 }
 
 void

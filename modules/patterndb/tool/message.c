@@ -49,7 +49,7 @@ typedef struct
   gsize cap;             /* bytes allocated at str, NUL included */
   PdbValueType type;
   guint32 stamp;
-  gboolean sdata;        /* the name is a .SDATA.* one (kept in sdata_order) */
+  gboolean sdata;        /* the name is a .SDATA.* one (a part of $SDATA) */
 } Slot;
 
 struct _PdbToolMessage
@@ -58,8 +58,9 @@ struct _PdbToolMessage
   GPtrArray *names;      /* handle -> name (owned) */
   GArray *slots;         /* handle -> Slot */
   UintStack set_handles; /* handles set in this message, in any order */
-  PdbSdataOrder sdata_order; /* the .SDATA.* handles set in this message, in $SDATA order */
-  gboolean sdata_header; /* the line's header is being read (message-sdata.h) */
+  guint header_end;      /* set_handles[0 .. header_end) were set by the line's header */
+  gboolean sdata_set;    /* a .SDATA.* value is set in this message */
+  PdbSdataOrder sdata_order; /* pdb_tool_message_format_sdata()'s scratch */
   GHashTable *tag_ids;   /* tag -> id + 1 */
   GPtrArray *tag_names;  /* id -> tag (owned) */
   GArray *tag_stamps;    /* id -> guint32 */
@@ -212,7 +213,8 @@ pdb_tool_message_reset(PdbToolMessage *msg)
     }
   msg->set_handles.len = 0;
   msg->set_tags.len = 0;
-  msg->sdata_order.len = 0;
+  msg->header_end = 0;
+  msg->sdata_set = FALSE;
 }
 
 PdbToolMessageMark
@@ -284,7 +286,7 @@ slot_grow(Slot *slot, gsize length)
 
 /* The hot path of every value: inlined into its callers in this file. */
 /* @by_name: @h may be a .SDATA.* name's (the built-in handles never are;
- * a constant in each inlined caller, so they skip the check). */
+ * a constant in each inlined caller, so they skip the test). */
 static inline void
 slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbValueType type,
          gboolean by_name)
@@ -297,8 +299,8 @@ slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbVal
     {
       slot->stamp = msg->stamp;
       stack_push(&msg->set_handles, h);
-      if (by_name && G_UNLIKELY(slot->sdata))
-        pdb_sdata_order_insert(&msg->sdata_order, h, msg->names, msg->sdata_header);
+      if (by_name)
+        msg->sdata_set |= slot->sdata;
     }
   if (G_UNLIKELY((gsize) length >= slot->cap))
     slot_grow(slot, length);
@@ -501,9 +503,9 @@ pdb_tool_message_value_names(PdbToolMessage *msg, gssize *length)
 }
 
 void
-pdb_tool_message_set_sdata_header(PdbToolMessage *msg, gboolean header)
+pdb_tool_message_end_header(PdbToolMessage *msg)
 {
-  msg->sdata_header = header;
+  msg->header_end = msg->set_handles.len;
 }
 
 static const gchar *
@@ -516,9 +518,20 @@ sdata_value(guint handle, gsize *length, gpointer user_data)
   return slot->str;
 }
 
+/* set_handles is in the order values were first set (clearing $0..$255
+ * keeps it, and those are set after the header): the .SDATA.* ones are
+ * entered in that order, as 3.38 entered them when they were set. */
 void
 pdb_tool_message_format_sdata(PdbToolMessage *msg, GString *out)
 {
+  msg->sdata_order.len = 0;
+  for (guint i = 0; msg->sdata_set && i < msg->set_handles.len; i++)
+    {
+      guint h = msg->set_handles.data[i];
+
+      if (g_array_index(msg->slots, Slot, h - 1).sdata)
+        pdb_sdata_order_insert(&msg->sdata_order, h, msg->names, i < msg->header_end);
+    }
   pdb_sdata_order_format(&msg->sdata_order, msg->names, sdata_value, msg, out);
 }
 

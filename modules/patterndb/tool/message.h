@@ -80,7 +80,7 @@ enum
   PDB_TOOL_HANDLE_RULE_ID,
 };
 
-/* For the built-in handles above (a .SDATA.* name is set by name). */
+/* For the built-in handles above (.SDATA.* names are set by name). */
 void pdb_tool_message_set_handle(PdbToolMessage *msg, guint handle, const gchar *value,
                                  gssize length, PdbValueType type);
 /* Unsets "0".."255" (before a regex stores its groups, as 3.38 does). */
@@ -111,9 +111,10 @@ typedef const gchar *(*PdbToolMacroFunc)(const gchar *name, gssize *length, gpoi
 /* The PRI of the current message (13 until set): the message ops answer
  * "PRI" with it, and "TAGS" with the tags, when no value has those names. */
 void pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri);
-/* While TRUE (the line's header is being read), new .SDATA.* values go to
- * the end of $SDATA; else where 3.38 puts later ones (message-sdata.h). */
-void pdb_tool_message_set_sdata_header(PdbToolMessage *msg, gboolean header);
+/* The values set so far came from the line's header: in $SDATA, their
+ * .SDATA.* ones keep their order, later ones go where 3.38 puts them
+ * (message-sdata.h). Forgotten by pdb_tool_message_reset(). */
+void pdb_tool_message_end_header(PdbToolMessage *msg);
 /* The names of the values set in the current message, each followed by a
  * NUL (PDB_TEMPLATE_VALUE_NAMES); the buffer lives until the next call. */
 const gchar *pdb_tool_message_value_names(PdbToolMessage *msg, gssize *length);
