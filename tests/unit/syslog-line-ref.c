@@ -312,7 +312,8 @@ pdb_syslog_line_parse_ref(const gchar *line, gsize length, PdbSyslogLine *out)
       if (any)
         out->pri = pri;
     }
-  if (at(&in, pos, '1') && at(&in, pos + 1, ' '))
+  /* RFC 5424 (and a line ending in its version "1") is not covered */
+  if (at(&in, pos, '1') && (pos + 1 == in.len || at(&in, pos + 1, ' ')))
     return FALSE;
   parse_rfc3164(&in, pos, out);
   return TRUE;

@@ -28,6 +28,7 @@ typedef struct
 } PdbTfEnv;
 
 typedef struct _PdbTfDef PdbTfDef;
+typedef struct _PdbTfPairs PdbTfPairs;   /* $(names), $(values): template-func-pairs.c */
 
 struct _PdbTemplateCall
 {
@@ -43,6 +44,7 @@ struct _PdbTemplateCall
   gpointer regex;           /* $(list-search --mode pcre): pcre2_code* */
   GMutex lock;              /* $(iterate) */
   GString *state;           /* $(iterate): the value to give next */
+  PdbTfPairs *pairs;        /* $(names), $(values): the value-pairs selection */
 };
 
 struct _PdbTfDef
@@ -61,6 +63,9 @@ extern const PdbTfDef pdb_tf_numeric_functions[];
 extern const PdbTfDef pdb_tf_list_functions[];
 extern const PdbTfDef pdb_tf_context_functions[];
 extern const PdbTfDef pdb_tf_net_functions[];
+extern const PdbTfDef pdb_tf_pairs_functions[];
+
+void pdb_tf_pairs_free(PdbTfPairs *pairs);
 
 /* ---- helpers (template-func.c) ---- */
 

@@ -35,6 +35,7 @@ static const PdbTfDef *const families[] =
   pdb_tf_list_functions,
   pdb_tf_context_functions,
   pdb_tf_net_functions,
+  pdb_tf_pairs_functions,
 };
 
 static const PdbTfDef *
@@ -72,6 +73,7 @@ pdb_template_call_free(PdbTemplateCall *call)
   if (call->state)
     g_string_free(call->state, TRUE);
   pdb_tf_free_regex(call->regex);
+  pdb_tf_pairs_free(call->pairs);
   g_mutex_clear(&call->lock);
   g_free(call);
 }

@@ -120,6 +120,11 @@ extern const gchar pdb_template_no_message[];
  * lookup may answer it, otherwise a correlation context's lookup is asked
  * for .classifier.context_id. $(map) and $(filter) set it to the element. */
 #define PDB_TEMPLATE_CONTEXT_ID "CONTEXT_ID"
+/* A name no value has: a lookup asked for it answers the names of every
+ * value set in the message (context index 0), each followed by a NUL, with
+ * their total length; NULL when it cannot list them. $(names) and
+ * $(values) read it. */
+#define PDB_TEMPLATE_VALUE_NAMES "\001names"
 /* The largest N of ${name}@N kept (larger ones are beyond any context). */
 #define PDB_TEMPLATE_MAX_CONTEXT_INDEX (G_MAXUINT - 1)
 

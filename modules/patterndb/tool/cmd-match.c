@@ -107,27 +107,6 @@ pdb_match_print_message(Matcher *m, const gchar *program, gsize program_length,
     }
 }
 
-static void
-set_slice(PdbToolMessage *msg, guint handle, PdbSlice s)
-{
-  if (s.data)
-    pdb_tool_message_set_handle(msg, handle, s.data, s.length, PDB_VALUE_STRING);
-}
-
-static void
-set_sd_param(const gchar *name, gsize name_length, const gchar *value, gsize value_length,
-             gpointer user_data)
-{
-  Matcher *m = user_data;
-  gchar buf[256];
-
-  if (name_length + 8 > sizeof(buf))
-    return;
-  memcpy(buf, ".SDATA.", 7);
-  memcpy(buf + 7, name, name_length);
-  pdb_tool_message_set(m->msg, buf, name_length + 7, value, value_length, PDB_VALUE_STRING);
-}
-
 /*
  * The time of a line for the correlation clock, in seconds: its header
  * date (date-macros.c: an ISO 8601 stamp with its offset, or a BSD stamp
@@ -180,43 +159,13 @@ process_line(Matcher *m, const gchar *line, gsize length)
   pdb_tool_message_reset(m->msg);
   m->pri = l.pri;
   pdb_tool_message_set_pri(m->msg, m->pri);
-  m->sdata = l.sdata;
   if (l.parse_error)
     {
-      /* what 3.38 makes of a line it cannot parse */
-      g_string_assign(m->error_text, "Error processing log message: ");
-      if (l.error_position >= 0)
-        {
-          g_string_append_len(m->error_text, line, MIN((gsize) l.error_position, length));
-          g_string_append(m->error_text, ">@<");
-          g_string_append_len(m->error_text, line + MIN((gsize) l.error_position, length),
-                              length - MIN((gsize) l.error_position, length));
-        }
-      else
-        g_string_append_len(m->error_text, line, length);
-      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_HOST, "", 0, PDB_VALUE_STRING);
-      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_MESSAGE, m->error_text->str, m->error_text->len,
-                                  PDB_VALUE_STRING);
-      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_PROGRAM, "syslog-ng", -1, PDB_VALUE_STRING);
-      pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_PID, m->pid_text, -1, PDB_VALUE_STRING);
+      pdb_match_set_error_record(m, line, length, &l);
       process(m, "syslog-ng", 9, m->error_text->str, m->error_text->len, stamp);
       return;
     }
-  set_slice(m->msg, PDB_TOOL_HANDLE_HOST, l.host);
-  pdb_tool_message_set_handle(m->msg, PDB_TOOL_HANDLE_MESSAGE, l.message.data ? l.message.data : empty,
-                              l.message.length, PDB_VALUE_STRING);
-  set_slice(m->msg, PDB_TOOL_HANDLE_PROGRAM, l.program);
-  set_slice(m->msg, PDB_TOOL_HANDLE_PID, l.pid);
-  set_slice(m->msg, PDB_TOOL_HANDLE_MSGID, l.msgid);
-  set_slice(m->msg, PDB_TOOL_HANDLE_LEGACY_MSGHDR, l.legacy_msghdr);
-  if (l.time_quality >= 0)
-    pdb_tool_message_set(m->msg, ".SDATA.timeQuality.isSynced", -1, l.time_quality ? "1" : "0", 1,
-                         PDB_VALUE_STRING);
-  if (l.sequence_id.data)
-    pdb_tool_message_set(m->msg, ".SDATA.meta.sequenceId", -1, l.sequence_id.data,
-                         l.sequence_id.length, PDB_VALUE_STRING);
-  if (l.sdata.data)
-    pdb_syslog_line_foreach_sd_param(l.sdata, m->sd_name, m->sd_value, set_sd_param, m);
+  pdb_match_set_header(m, &l);
   process(m, l.program.data ? l.program.data : empty, l.program.length,
           l.message.data ? l.message.data : empty, l.message.length, stamp);
 }

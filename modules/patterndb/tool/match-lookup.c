@@ -33,6 +33,8 @@ pdb_match_template_lookup(const gchar *name, guint context_index, gssize *length
       if (date)
         return date;
     }
+  if (G_UNLIKELY(name[0] == PDB_TEMPLATE_VALUE_NAMES[0]) && strcmp(name, PDB_TEMPLATE_VALUE_NAMES) == 0)
+    return pdb_tool_message_value_names(m->msg, length);
   /* the macros below start with one of these letters; most names skip them all */
   if (!name[0] || !strchr("MTPSFLB", name[0]))
     return pdb_tool_message_get(m->msg, name, length);
@@ -65,8 +67,10 @@ pdb_match_template_lookup(const gchar *name, guint context_index, gssize *length
     }
   if (strcmp(name, "SDATA") == 0)
     {
-      *length = m->sdata.data ? (gssize) m->sdata.length : 0;
-      return m->sdata.data ? m->sdata.data : "";
+      g_string_truncate(m->scratch, 0);
+      pdb_tool_message_format_sdata(m->msg, m->scratch);
+      *length = m->scratch->len;
+      return m->scratch->str;
     }
   return pdb_tool_message_get(m->msg, name, length);
 }

@@ -88,7 +88,6 @@ typedef struct
   GString *sd_name, *sd_value;
   gchar pid_text[16];
   gint pri;
-  PdbSlice sdata;
   gint exit_code;         /* of the last message printed: 0 with a rule id, 1 without (a worker: -1 for none) */
   PdbCorrelation *corr;   /* contexts and actions (see "correlation" below) */
   GPtrArray *synthetic;   /* of PdbNvMessage*: generated, not printed yet */
@@ -104,6 +103,10 @@ typedef struct
 
 /* match-dates.c */
 /* Forgets the times of the previous message; @stamp is the new one's header date. */
+/* match-header.c: the values of a parsed line's header, or the error
+ * record of a line that could not be parsed (m->error_text). */
+void pdb_match_set_header(Matcher *m, const PdbSyslogLine *l);
+void pdb_match_set_error_record(Matcher *m, const gchar *line, gsize length, const PdbSyslogLine *l);
 void pdb_match_dates_reset(Matcher *m, PdbSlice stamp);
 /* The message's own time: its header date, or when it has none the time it was received. */
 const PdbToolTime *pdb_match_stamp_time(Matcher *m);

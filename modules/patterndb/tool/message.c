@@ -10,6 +10,8 @@
 #include "tool/message.h"
 #include "db/filter-expr.h"
 #include "tool/json.h"
+#include "tool/message-sdata.h"
+#include "db/template.h"
 #include "tool/pointer-cache.h"
 #include "db/list-repr.h"
 
@@ -47,6 +49,7 @@ typedef struct
   gsize cap;             /* bytes allocated at str, NUL included */
   PdbValueType type;
   guint32 stamp;
+  gboolean sdata;        /* the name is a .SDATA.* one (a part of $SDATA) */
 } Slot;
 
 struct _PdbToolMessage
@@ -55,6 +58,9 @@ struct _PdbToolMessage
   GPtrArray *names;      /* handle -> name (owned) */
   GArray *slots;         /* handle -> Slot */
   UintStack set_handles; /* handles set in this message, in any order */
+  guint header_end;      /* set_handles[0 .. header_end) were set by the line's header */
+  gboolean sdata_set;    /* a .SDATA.* value is set in this message */
+  PdbSdataOrder sdata_order; /* pdb_tool_message_format_sdata()'s scratch */
   GHashTable *tag_ids;   /* tag -> id + 1 */
   GPtrArray *tag_names;  /* id -> tag (owned) */
   GArray *tag_stamps;    /* id -> guint32 */
@@ -69,6 +75,7 @@ struct _PdbToolMessage
   gpointer macro_data;
   gint pri;              /* the line's PRI, answered as "PRI" by ops_get */
   GString *macro_text;   /* ops_get's answer to "PRI" and "TAGS" */
+  GString *names_text;   /* pdb_tool_message_value_names()'s answer */
 };
 
 /* 3.38's built-in value handles, in their numbering order. */
@@ -76,6 +83,8 @@ static const gchar *const builtin_names[] =
 {
   "HOST", "HOST_FROM", "MESSAGE", "PROGRAM", "PID", "MSGID", "SOURCE", "LEGACY_MSGHDR",
   ".classifier.context_id", ".classifier.class", ".classifier.rule_id",
+  /* 3.38's syslog parser numbers its Cisco-header names when it starts */
+  ".SDATA.timeQuality.isSynced", ".SDATA.meta.sequenceId",
 };
 
 static guint
@@ -105,7 +114,7 @@ lookup_handle(PdbToolMessage *msg, const gchar *name, gssize length, gboolean cr
     }
 
   gchar *owned = heap ? heap : g_strdup(key);
-  Slot slot = { g_malloc(16), 0, 16, PDB_VALUE_STRING, 0 };
+  Slot slot = { g_malloc(16), 0, 16, PDB_VALUE_STRING, 0, pdb_sdata_is_name(owned) };
 
   slot.str[0] = '\0';
 
@@ -144,6 +153,7 @@ pdb_tool_message_new(void)
   msg->stamp = 1;
   msg->pri = 13;
   msg->macro_text = g_string_new(NULL);
+  msg->names_text = g_string_new(NULL);
   pointer_cache_init(&msg->name_cache, 256);
   pointer_cache_init(&msg->tag_cache, 64);
   for (gsize i = 0; i < G_N_ELEMENTS(builtin_names); i++)
@@ -173,10 +183,12 @@ pdb_tool_message_free(PdbToolMessage *msg)
   for (guint i = 0; i < msg->slots->len; i++)
     g_free(g_array_index(msg->slots, Slot, i).str);
   g_string_free(msg->macro_text, TRUE);
+  g_string_free(msg->names_text, TRUE);
   g_hash_table_destroy(msg->handles);
   g_ptr_array_free(msg->names, TRUE);
   g_array_free(msg->slots, TRUE);
   g_free(msg->set_handles.data);
+  pdb_sdata_order_clear(&msg->sdata_order);
   g_hash_table_destroy(msg->tag_ids);
   g_ptr_array_free(msg->tag_names, TRUE);
   g_array_free(msg->tag_stamps, TRUE);
@@ -201,6 +213,8 @@ pdb_tool_message_reset(PdbToolMessage *msg)
     }
   msg->set_handles.len = 0;
   msg->set_tags.len = 0;
+  msg->header_end = 0;
+  msg->sdata_set = FALSE;
 }
 
 PdbToolMessageMark
@@ -271,8 +285,11 @@ slot_grow(Slot *slot, gsize length)
 }
 
 /* The hot path of every value: inlined into its callers in this file. */
+/* @by_name: @h may be a .SDATA.* name's (the built-in handles never are;
+ * a constant in each inlined caller, so they skip the test). */
 static inline void
-slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbValueType type)
+slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbValueType type,
+         gboolean by_name)
 {
   Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
 
@@ -282,6 +299,8 @@ slot_set(PdbToolMessage *msg, guint h, const gchar *value, gssize length, PdbVal
     {
       slot->stamp = msg->stamp;
       stack_push(&msg->set_handles, h);
+      if (by_name)
+        msg->sdata_set |= slot->sdata;
     }
   if (G_UNLIKELY((gsize) length >= slot->cap))
     slot_grow(slot, length);
@@ -313,14 +332,14 @@ void
 pdb_tool_message_set_handle(PdbToolMessage *msg, guint h, const gchar *value, gssize length,
                             PdbValueType type)
 {
-  slot_set(msg, h, value, length, type);
+  slot_set(msg, h, value, length, type, FALSE);
 }
 
 void
 pdb_tool_message_set(PdbToolMessage *msg, const gchar *name, gssize name_length,
                      const gchar *value, gssize length, PdbValueType type)
 {
-  pdb_tool_message_set_handle(msg, lookup_handle(msg, name, name_length, TRUE), value, length, type);
+  slot_set(msg, lookup_handle(msg, name, name_length, TRUE), value, length, type, TRUE);
 }
 
 /* The id (from 1) a pointer cache @entry holds for @name when @names still
@@ -459,6 +478,8 @@ ops_get(gpointer msg, const gchar *name, gssize *length)
     }
   const gchar *value = pdb_tool_message_get(msg, name, length);
 
+  if (G_UNLIKELY(!value) && name[0] == PDB_TEMPLATE_VALUE_NAMES[0] && strcmp(name, PDB_TEMPLATE_VALUE_NAMES) == 0)
+    return pdb_tool_message_value_names(self, length);
   /* the macros filter expressions in $(if) read from the message */
   if (G_UNLIKELY(!value) && (strcmp(name, "PRI") == 0 || strcmp(name, "TAGS") == 0))
     {
@@ -480,10 +501,56 @@ pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri)
   msg->pri = pri;
 }
 
+const gchar *
+pdb_tool_message_value_names(PdbToolMessage *msg, gssize *length)
+{
+  g_string_truncate(msg->names_text, 0);
+  for (guint i = 0; i < msg->set_handles.len; i++)
+    {
+      g_string_append(msg->names_text, g_ptr_array_index(msg->names, msg->set_handles.data[i] - 1));
+      g_string_append_c(msg->names_text, '\0');
+    }
+  *length = msg->names_text->len;
+  return msg->names_text->str;
+}
+
+void
+pdb_tool_message_end_header(PdbToolMessage *msg)
+{
+  msg->header_end = msg->set_handles.len;
+}
+
+static const gchar *
+sdata_value(guint handle, gsize *length, gpointer user_data)
+{
+  PdbToolMessage *msg = user_data;
+  Slot *slot = &g_array_index(msg->slots, Slot, handle - 1);
+
+  *length = slot->len;
+  return slot->str;
+}
+
+/* set_handles is in the order values were first set (clearing $0..$255
+ * keeps it, and those are set after the header): the .SDATA.* ones are
+ * entered in that order, as 3.38 entered them when they were set. */
+void
+pdb_tool_message_format_sdata(PdbToolMessage *msg, GString *out)
+{
+  msg->sdata_order.len = 0;
+  for (guint i = 0; msg->sdata_set && i < msg->set_handles.len; i++)
+    {
+      guint h = msg->set_handles.data[i];
+
+      if (g_array_index(msg->slots, Slot, h - 1).sdata)
+        pdb_sdata_order_insert(&msg->sdata_order, h, msg->names, i < msg->header_end);
+    }
+  pdb_sdata_order_format(&msg->sdata_order, msg->names, sdata_value, msg, out);
+}
+
 static void
 ops_set(gpointer msg, const gchar *name, const gchar *value, gssize length, PdbValueType type)
 {
-  slot_set(msg, cached_handle(msg, name), value, length, type);
+  slot_set(msg, cached_handle(msg, name), value, length, type, TRUE);
 }
 
 static void

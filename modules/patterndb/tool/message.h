@@ -80,6 +80,7 @@ enum
   PDB_TOOL_HANDLE_RULE_ID,
 };
 
+/* For the built-in handles above (.SDATA.* names are set by name). */
 void pdb_tool_message_set_handle(PdbToolMessage *msg, guint handle, const gchar *value,
                                  gssize length, PdbValueType type);
 /* Unsets "0".."255" (before a regex stores its groups, as 3.38 does). */
@@ -110,6 +111,15 @@ typedef const gchar *(*PdbToolMacroFunc)(const gchar *name, gssize *length, gpoi
 /* The PRI of the current message (13 until set): the message ops answer
  * "PRI" with it, and "TAGS" with the tags, when no value has those names. */
 void pdb_tool_message_set_pri(PdbToolMessage *msg, gint pri);
+/* The values set so far came from the line's header: in $SDATA, their
+ * .SDATA.* ones keep their order, later ones go where 3.38 puts them
+ * (message-sdata.h). Forgotten by pdb_tool_message_reset(). */
+void pdb_tool_message_end_header(PdbToolMessage *msg);
+/* The names of the values set in the current message, each followed by a
+ * NUL (PDB_TEMPLATE_VALUE_NAMES); the buffer lives until the next call. */
+const gchar *pdb_tool_message_value_names(PdbToolMessage *msg, gssize *length);
+/* Appends $SDATA: the message's .SDATA.* values as 3.38 prints them. */
+void pdb_tool_message_format_sdata(PdbToolMessage *msg, GString *out);
 void pdb_tool_message_set_macro_func(PdbToolMessage *msg, PdbToolMacroFunc func, gpointer user_data);
 
 /* The adapter handed to pdb_result_apply(). */

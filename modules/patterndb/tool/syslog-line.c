@@ -418,49 +418,82 @@ is_sd_name_char(guchar c)
   return c > 32 && c < 127 && c != '=' && c != ']' && c != '"';
 }
 
-/* [id( name="value")*]+ ; on failure *ppos is the failing byte. */
+/* A quoted SD-PARAM value from the byte after its opening quote: *ppos
+ * ends after the closing quote. 3.38 takes a backslash before any byte as
+ * part of the value and refuses an unescaped ']' (its position is the
+ * error position, so *ppos is left one past it). */
 static gboolean
-scan_sdata(const Input *in, gsize *ppos)
+scan_sd_value(const Input *in, gsize *ppos)
 {
   gsize pos = *ppos;
 
-  while (at(in, pos, '['))
+  while (pos < in->len && in->s[pos] != '"')
     {
-      gsize name_start = ++pos;
-
-      while (pos < in->len && is_sd_name_char(in->s[pos]))
-        pos++;
-      if (pos == name_start)
-        goto error;
-      for (;;)
+      if (in->s[pos] == ']')
         {
-          if (at(in, pos, ']'))
-            {
-              pos++;
-              break;
-            }
-          if (!at(in, pos, ' '))
-            goto error;
-          name_start = ++pos;
-          while (pos < in->len && is_sd_name_char(in->s[pos]))
-            pos++;
-          if (pos == name_start || !at(in, pos, '='))
-            goto error;
-          if (!at(in, ++pos, '"'))
-            goto error;
-          pos++;
-          while (pos < in->len && in->s[pos] != '"')
-            pos += (in->s[pos] == '\\' && pos + 1 < in->len) ? 2 : 1;
-          if (pos >= in->len)
-            goto error;
-          pos++;
+          *ppos = pos + 1;
+          return FALSE;
         }
+      pos += (in->s[pos] == '\\' && pos + 1 < in->len) ? 2 : 1;
     }
   *ppos = pos;
+  if (pos >= in->len)
+    return FALSE;
+  *ppos = pos + 1;
+  return TRUE;
+}
+
+/* One element "[id( name=\"value\")*]" at the '[' at *ppos. */
+static gboolean
+scan_sd_element(const Input *in, gsize *ppos)
+{
+  gsize pos = *ppos + 1, name_start = pos;
+
+  while (pos < in->len && is_sd_name_char(in->s[pos]))
+    pos++;
+  if (pos == name_start)
+    goto error;
+  while (!at(in, pos, ']'))
+    {
+      if (!at(in, pos, ' '))
+        goto error;
+      name_start = ++pos;
+      while (pos < in->len && is_sd_name_char(in->s[pos]))
+        pos++;
+      if (pos == name_start || !at(in, pos, '=') || !at(in, ++pos, '"'))
+        goto error;
+      pos++;
+      if (!scan_sd_value(in, &pos))
+        goto error;
+    }
+  *ppos = pos + 1;
   return TRUE;
 error:
   *ppos = pos;
   return FALSE;
+}
+
+/* [id( name="value")*]+ ; on failure *ppos is one past the error position.
+ * As 3.38, a '[' that ends the line after a complete element ends the
+ * structured data without opening another element. */
+static gboolean
+scan_sdata(const Input *in, gsize *ppos, gsize *sd_end)
+{
+  gsize pos = *ppos;
+
+  do
+    {
+      if (!scan_sd_element(in, &pos))
+        {
+          *ppos = pos;
+          return FALSE;
+        }
+    }
+  while (at(in, pos, '[') && pos + 1 < in->len);
+  *ppos = *sd_end = pos;
+  if (pos + 1 == in->len && in->s[pos] == '[')
+    *ppos = in->len;
+  return TRUE;
 }
 
 static void
@@ -471,7 +504,7 @@ parse_rfc5424(const Input *in, gsize pos, PdbSyslogLine *out)
   out->rfc5424 = TRUE;
   if (at(in, pos, '-') && (pos + 1 == in->len || at(in, pos + 1, ' ')))
     q = pos + 1;
-  else if (!scan_iso_date(in, &q, FALSE))
+  else if (!scan_iso_date(in, &q, TRUE))   /* 3.38 takes a blank for the 'T' here too */
     {
       fail(out, (gssize) pos - 1);
       return;
@@ -496,21 +529,22 @@ parse_rfc5424(const Input *in, gsize pos, PdbSyslogLine *out)
       fail(out, (gssize) pos);
       return;
     }
-  /* 3.38 reports the byte before the one it could not accept */
+  /* 3.38 reports the byte before the one it could not accept; the line
+   * may end after MSGID's blank, and a blank there is no SD at all */
   if (at(in, pos, '-'))
     pos++;
   else if (at(in, pos, '['))
     {
-      gsize sd_start = pos;
+      gsize sd_start = pos, sd_end;
 
-      if (!scan_sdata(in, &pos))
+      if (!scan_sdata(in, &pos, &sd_end))
         {
           fail(out, (gssize) pos - 1);
           return;
         }
-      out->sdata = slice(in, sd_start, pos);
+      out->sdata = slice(in, sd_start, sd_end);
     }
-  else
+  else if (pos < in->len && in->s[pos] != ' ')
     {
       fail(out, (gssize) pos - 1);
       return;
@@ -579,7 +613,10 @@ pdb_syslog_line_parse(const gchar *line, gsize length, PdbSyslogLine *out)
       if (any)
         out->pri = pri;
     }
-  if (at(&in, pos, '1') && at(&in, pos + 1, ' '))
+  /* a line that ends in the version "1" is a truncated RFC 5424 header */
+  if (at(&in, pos, '1') && pos + 1 == in.len)
+    fail(out, (gssize) pos);
+  else if (at(&in, pos, '1') && at(&in, pos + 1, ' '))
     parse_rfc5424(&in, pos + 2, out);
   else
     parse_rfc3164(&in, pos, out);

@@ -9,7 +9,11 @@
  *
  * Formats, tried in this order after an optional <PRI>:
  *   RFC 5424  `1 TIMESTAMP HOST APP PROCID MSGID SD [MSG]` (when the line
- *             continues with "1 " right after the PRI)
+ *             continues with "1 " right after the PRI, or ends in that
+ *             "1": refused); as 3.38, a blank may stand for the 'T' of
+ *             TIMESTAMP, the line may end after MSGID's blank, a blank
+ *             there is no SD, a '[' ending the line after SD is dropped,
+ *             and an unescaped ']' in an SD value is refused
  *   RFC 3164  `[seq: ][*|.][DATE ]HOST ]prog[pid]: msg`, DATE being
  *             `Mmm dd hh:mm:ss[.frac][:]`, `Mmm dd hh:mm:ss yyyy`,
  *             `Mmm dd yyyy hh:mm:ss` or ISO 8601 (`T` or blank between the
@@ -44,7 +48,8 @@ typedef struct _PdbSyslogLine
   PdbSlice msgid;
   PdbSlice legacy_msghdr;    /* RFC 3164 only: "prog[pid]: " as it was written */
   PdbSlice message;
-  PdbSlice sdata;            /* RFC 5424 structured data, raw ("[a b=\"c\"]...") */
+  PdbSlice sdata;            /* RFC 5424 structured data, raw ("[a b=\"c\"]...");
+                              * $SDATA is rebuilt from the values (message-sdata.h) */
   gint time_quality;         /* RFC 3164 '*' (0) or '.' (1) before the date; -1: none */
   PdbSlice sequence_id;      /* RFC 3164 "123: " before the date */
   PdbSlice stamp;            /* the header's date as written, without a ':' after it;
