@@ -78,6 +78,24 @@ Description=Capture unit with a missing program
 [Service]
 ExecStart=/usr/local/bin/no-such-program
 CONF
+  cat >/etc/systemd/system/capflap.service <<'CONF'
+[Unit]
+Description=Capture unit that keeps failing
+StartLimitIntervalSec=20
+StartLimitBurst=3
+[Service]
+ExecStart=/bin/false
+Restart=on-failure
+RestartSec=200ms
+CONF
+  cat >/etc/systemd/system/capslow.service <<'CONF'
+[Unit]
+Description=Capture unit that times out
+[Service]
+Type=oneshot
+TimeoutStartSec=2
+ExecStart=/bin/sleep 30
+CONF
   echo "alice:alicepw" | chpasswd
   echo "bob:bobpw" | chpasswd
 }
@@ -110,6 +128,10 @@ drive() {
   ufw reload >/dev/null
   $C curl -s --connect-timeout 2 http://10.9.0.1:8080/ >/dev/null
   ufw delete deny 8080/tcp >/dev/null
+  ufw limit 2222/tcp >/dev/null
+  for i in 1 2 3 4 5 6 7 8; do
+    $C curl -s --connect-timeout 1 telnet://10.9.0.1:2222 </dev/null >/dev/null
+  done
   pause 2
 
   step ssh logind
@@ -122,6 +144,17 @@ drive() {
   pause 3
   loginctl disable-linger alice
   pause 3
+  $C sshpass -p alicepw ssh $SSHO alice@10.9.0.1 "sleep 6" &
+  session=$!
+  pause 3
+  loginctl lock-sessions
+  loginctl unlock-sessions
+  loginctl kill-user alice
+  wait "$session"
+  shutdown -r +5 >/dev/null 2>&1
+  pause 2
+  shutdown -c >/dev/null 2>&1
+  pause 2
 
   step fail2ban
   for i in 1 2 3 4; do
@@ -142,6 +175,12 @@ drive() {
   systemctl kill -s KILL capsleep.service
   systemctl start capbad.service
   pause
+  systemctl start capflap.service
+  pause 3
+  systemctl start capslow.service
+  systemctl reset-failed capflap.service
+  systemctl mask capbad.service
+  systemctl unmask capbad.service
   systemctl restart cron.service
   systemctl stop ssh.service
   systemctl start ssh.service

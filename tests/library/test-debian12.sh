@@ -25,7 +25,11 @@
 # unattended-upgrades, rsyslog's own start, HUP and stop): the same bars,
 # also on its two halves. Its rules for systemd's spawn helpers, dbus-daemon,
 # unattended-upgrade, rsyslogd, fail2ban's reloads and exim's init script were
-# written from it; before them the library classified 289 of its 331 lines (87.3%).
+# written from earlier runs of its driver; on this run the library of before
+# them classified 355 of its 412 lines (86.2%), with them (held out: this run
+# added a unit restart loop and timeout, ufw limit, a scheduled and
+# cancelled reboot, loginctl kill-user) 403 (97.8%), before the rules for
+# the 9 left.
 # Made-up messages of the programs the captures add stay unknown.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/library/library.sh"
