@@ -7,6 +7,8 @@
 #   drive-d.sh prepare   run by chroot before the boot: configuration
 #   drive-d.sh drive     run by nsenter in the booted root: the uses
 # Steps that fail are normal: nothing here stops on an error.
+# $C (the client's namespace) and $SSHO (ssh options) are word lists.
+# shellcheck disable=SC2086
 set +u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C
 step() { echo "== $*" >&2; logger -t capture "step $*"; }
@@ -129,7 +131,7 @@ drive() {
   $C curl -s --connect-timeout 2 http://10.9.0.1:8080/ >/dev/null
   ufw delete deny 8080/tcp >/dev/null
   ufw limit 2222/tcp >/dev/null
-  for i in 1 2 3 4 5 6 7 8; do
+  for _ in 1 2 3 4 5 6 7 8; do
     $C curl -s --connect-timeout 1 telnet://10.9.0.1:2222 </dev/null >/dev/null
   done
   pause 2
@@ -157,7 +159,7 @@ drive() {
   pause 2
 
   step fail2ban
-  for i in 1 2 3 4; do
+  for _ in 1 2 3 4; do
     $C sshpass -p wrong ssh $SSHO -o NumberOfPasswordPrompts=1 bob@10.9.0.1 true
   done
   pause 8
