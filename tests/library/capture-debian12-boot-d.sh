@@ -58,4 +58,7 @@ nsenter -t "$pid1" -a -r -w /bin/sh /root/drive.sh drive || true
 nsenter -t "$pid1" -a -r -w systemctl poweroff || true
 wait "$boot" || true
 sysctl -q -w net.netfilter.nf_log_all_netns="$old_nf_log"
-rmdir /sys/fs/cgroup/systemd/capture-d /sys/fs/cgroup/unified/capture-d 2>/dev/null || true
+# the sub-groups systemd left (init.scope, system.slice...) are empty now
+for h in systemd unified; do
+  find "/sys/fs/cgroup/$h/capture-d" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+done
