@@ -20,8 +20,19 @@
 #      dnsmasq across a veth pair; capture-debian12-drive-c.sh ->
 #      syslog-c.log. Its root is a copy of variant a's root (made when
 #      missing); the packages are only downloaded before the run.
+#   d  systemd as PID 1 (booted in its own namespaces, see
+#      capture-debian12-boot-d.sh), rsyslog fed by journald's forwarding
+#      and imklog, ufw with a veth pair (its kernel LOG lines), fail2ban
+#      banning through ufw, systemd-logind sessions from ssh logins, unit
+#      failures, exim4 local delivery, apt and unattended-upgrades;
+#      capture-debian12-drive-d.sh -> syslog-d.log. Its root is a copy of
+#      variant b's root. While it runs, the host's
+#      net.netfilter.nf_log_all_netns is 1 (LOG targets of other network
+#      namespaces reach the kernel log; set back afterwards) and the host's
+#      unread /proc/kmsg backlog is drained first, so imklog sees only the
+#      kernel messages of the run (and any the host logs meanwhile).
 #
-# usage: capture-debian12.sh [a|b|c [ROOT [OUT]]]
+# usage: capture-debian12.sh [a|b|c|d [ROOT [OUT]]]
 #   ROOT defaults to /srv/roots/bookworm-services (-b for variant b; made
 #   when missing; /var/tmp/bookworm-services-c for variant c)
 set -eu
@@ -39,7 +50,12 @@ case "$VARIANT" in
      DRIVE=capture-debian12-drive-c.sh; PACKAGES="$COMMON rsyslog postfix"
      EXTRA="isc-dhcp-client dnsmasq adduser"
      [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services "$ROOT" ;;
-  *) echo "usage: $0 [a|b|c [ROOT [OUT]]]" >&2; exit 2 ;;
+  d) ROOT=${2:-/var/tmp/bookworm-services-d}; OUT=${3:-$here/../data/debian12/syslog-d.log}
+     DRIVE=capture-debian12-drive-d.sh
+     PACKAGES="$COMMON exim4-daemon-light fail2ban rsyslog ufw iptables unattended-upgrades systemd-sysv dbus"
+     EXTRA="hello"
+     [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services-b "$ROOT" ;;
+  *) echo "usage: $0 [a|b|c|d [ROOT [OUT]]]" >&2; exit 2 ;;
 esac
 
 if [ ! -x "$ROOT/bin/sh" ]; then
@@ -63,6 +79,15 @@ fi
 
 cp "$here/$DRIVE" "$ROOT/root/drive.sh"
 rm -f "$ROOT/var/log/all.log"
+if [ "$VARIANT" = d ]; then
+  "$here/capture-debian12-boot-d.sh" "$ROOT"
+  # the kernel log is the host's: its lines of other processes than the
+  # capture's firewall are dropped
+  grep -v " capture: " "$ROOT/var/log/all.log" |
+    grep -v -E "^.{15} deb12 kernel: (\[ *[0-9.]+\] )?[^[]" >"$OUT"
+  echo "captured $(wc -l <"$OUT") lines into $OUT"
+  exit 0
+fi
 unshare --net --uts --pid --fork --kill-child --mount --propagation private sh -euc '
   R=$1
   hostname deb12

@@ -15,7 +15,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 PREFIXES = ('usracct', 'auth', 'pam', 'net', 'ssh', 'proc', 'sys', 'hw', 'fs', 'fw',
-            'mem', 'mail', 'time', 'http', 'dns', 'file')
+            'mem', 'mail', 'time', 'http', 'dns', 'file', 'pkg')
 NAME_RE = re.compile(r'^(%s)\.[a-z][a-z0-9_]*$' % '|'.join(PREFIXES))
 TEST_EXTRA = ('.classifier.class', '.classifier.rule_id')
 # <value> names may also be Elastic Common Schema fields (README, "ECS fields").

@@ -19,7 +19,18 @@
 # adduser/deluser, dhclient against dnsmasq with log-dhcp): the same bars;
 # its dhclient and dnsmasq rules were written from it, so it is no
 # held-out figure (its first run, before them: 94 of 243).
-# Made-up messages of the programs the capture adds stay unknown.
+# tests/data/debian12/syslog-d.log (variant d: systemd as PID 1 with
+# journald forwarding to rsyslog, systemd-logind sessions, ufw's kernel LOG
+# lines, fail2ban banning through ufw, exim4 local delivery, apt and
+# unattended-upgrades, rsyslog's own start, HUP and stop): the same bars,
+# also on its two halves. Its rules for systemd's spawn helpers, dbus-daemon,
+# unattended-upgrade, rsyslogd, fail2ban's reloads and exim's init script were
+# written from earlier runs of its driver; on this run the library of before
+# them classified 355 of its 412 lines (86.2%), with them (held out: this run
+# added a unit restart loop and timeout, ufw limit, a scheduled and
+# cancelled reboot, loginctl kill-user) 403 (97.8%), before the rules for
+# the 9 left.
+# Made-up messages of the programs the captures add stay unknown.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/library/library.sh"
 make_tmpdir
@@ -67,6 +78,15 @@ if [ -s "$log" ]; then ok "capture syslog-c.log present"; else not_ok "capture s
 report "debian12 syslog-c.log" "$log" 90
 library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
 
+log="$top_srcdir/tests/data/debian12/syslog-d.log"
+if [ -s "$log" ]; then ok "capture syslog-d.log present"; else not_ok "capture syslog-d.log present"; fi
+report "debian12 syslog-d.log" "$log" 90
+awk 'NR % 2 == 1' "$log" >"$TEST_TMPDIR/train.log"
+awk 'NR % 2 == 0' "$log" >"$TEST_TMPDIR/heldout.log"
+report "debian12 syslog-d.log, odd lines" "$TEST_TMPDIR/train.log" 90
+report "debian12 syslog-d.log, even lines" "$TEST_TMPDIR/heldout.log" 90
+library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag "unknown: $l"; done
+
 report "kernel ring buffer kernel-dmesg.log" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" 90
 library_unknown "$TOOL" "$DB" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" | head -10 | while IFS= read -r l; do diag "unknown: $l"; done
 
@@ -86,6 +106,13 @@ Dec  4 10:00:07 deb12 chronyd[104]: clocks are made of cheese
 Dec  4 10:00:08 deb12 groupmod[105]: group changed its mind about lunch
 Dec  4 10:00:09 deb12 exim[106]: 2026-12-04 10:00:09 the postman always rings twice
 Dec  4 10:00:10 deb12 fail2ban.server[107]: INFO gone fishing
+Dec  4 10:00:11 deb12 unattended-upgrade: the owl and the pussycat went to sea
+Dec  4 10:00:12 deb12 dbus-daemon[108]: [system] a bus named Desire
+Dec  4 10:00:13 deb12 (modprobe)[109]: modprobe@drm.service: humpty dumpty sat on a wall
+Dec  4 10:00:14 deb12 systemd[1]: capfail.service: jack and jill went up the hill
+Dec  4 10:00:15 deb12 systemd-logind[110]: The system will dance now!
+Dec  4 10:00:16 deb12 rsyslogd: [origin software="rsyslogd" swVersion="8.2302.0" x-pid="1" x-info="https://www.rsyslog.com"] tea for two
+Dec  4 10:00:17 deb12 exim4[111]: Starting the car: vroom
 LOG
 "$TOOL" match -p "$DB" -f "$TEST_TMPDIR/madeup.log" -T '${.classifier.class}\n' >"$TEST_TMPDIR/madeup.cls" 2>/dev/null
 n=0
