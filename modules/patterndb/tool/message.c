@@ -7,24 +7,12 @@
  * message is one counter increment plus truncating two small arrays.
  * Setting a value copies it into the slot's own buffer, which only grows.
  */
-#include "tool/message.h"
+#include "tool/message-private.h"
 #include "db/filter-expr.h"
-#include "tool/json.h"
-#include "tool/message-sdata.h"
 #include "db/template.h"
-#include "tool/pointer-cache.h"
-#include "db/list-repr.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A growable array of handles: pushing is the hot path of every value. */
-typedef struct
-{
-  guint *data;
-  guint len;
-  guint cap;
-} UintStack;
 
 static G_GNUC_NO_INLINE void
 stack_grow(UintStack *st)
@@ -40,43 +28,6 @@ stack_push(UintStack *st, guint v)
     stack_grow(st);
   st->data[st->len++] = v;
 }
-
-/* A value: its own NUL-terminated buffer, reused from message to message. */
-typedef struct
-{
-  gchar *str;
-  gsize len;
-  gsize cap;             /* bytes allocated at str, NUL included */
-  PdbValueType type;
-  guint32 stamp;
-  gboolean sdata;        /* the name is a .SDATA.* one (a part of $SDATA) */
-} Slot;
-
-struct _PdbToolMessage
-{
-  GHashTable *handles;   /* name -> handle + 1; keys are the strings in `names` */
-  GPtrArray *names;      /* handle -> name (owned) */
-  GArray *slots;         /* handle -> Slot */
-  UintStack set_handles; /* handles set in this message, in any order */
-  guint header_end;      /* set_handles[0 .. header_end) were set by the line's header */
-  gboolean sdata_set;    /* a .SDATA.* value is set in this message */
-  PdbSdataOrder sdata_order; /* pdb_tool_message_format_sdata()'s scratch */
-  GHashTable *tag_ids;   /* tag -> id + 1 */
-  GPtrArray *tag_names;  /* id -> tag (owned) */
-  GArray *tag_stamps;    /* id -> guint32 */
-  UintStack set_tags;    /* ids set in this message */
-  guint32 stamp;
-  /* pointer -> handle cache for names passed by the database layer, whose
-   * strings live as long as the database: a hit is confirmed with strcmp,
-   * so a reused transient buffer can never get a wrong handle */
-  PointerCache name_cache;
-  PointerCache tag_cache;
-  PdbToolMacroFunc macro_func;   /* asked first by ops_get (date macros) */
-  gpointer macro_data;
-  gint pri;              /* the line's PRI, answered as "PRI" by ops_get */
-  GString *macro_text;   /* ops_get's answer to "PRI" and "TAGS" */
-  GString *names_text;   /* pdb_tool_message_value_names()'s answer */
-};
 
 /* 3.38's built-in value handles, in their numbering order. */
 static const gchar *const builtin_names[] =
@@ -580,113 +531,11 @@ const PdbMessageOps pdb_tool_message_ops =
   .has_tag = ops_has_tag,
 };
 
-static int
-compare_uint(const void *a, const void *b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static void
-sort_set(PdbToolMessage *msg)
-{
-  if (msg->set_handles.len > 1)
-    qsort(msg->set_handles.data, msg->set_handles.len, sizeof(guint), compare_uint);
-  if (msg->set_tags.len > 1)
-    qsort(msg->set_tags.data, msg->set_tags.len, sizeof(guint), compare_uint);
-}
-
-void
-pdb_tool_message_format_tags(PdbToolMessage *msg, GString *out)
-{
-  gboolean first = TRUE;
-
-  sort_set(msg);
-  for (guint i = 0; i < msg->set_tags.len; i++)
-    {
-      guint id = msg->set_tags.data[i];
-
-      if (!first)
-        g_string_append_c(out, ',');
-      const gchar *tag = g_ptr_array_index(msg->tag_names, id - 1);
-
-      pdb_list_append_element(out, tag, strlen(tag));
-      first = FALSE;
-    }
-}
-
-void
-pdb_tool_message_format_values(PdbToolMessage *msg, GString *out)
-{
-  sort_set(msg);
-  for (guint i = 0; i < msg->set_handles.len; i++)
-    {
-      guint h = msg->set_handles.data[i];
-      const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
-
-      g_string_append(out, g_ptr_array_index(msg->names, h - 1));
-      g_string_append_c(out, '=');
-      g_string_append_len(out, slot->str, slot->len);
-      g_string_append_c(out, '\n');
-    }
-  g_string_append(out, "TAGS=");
-  pdb_tool_message_format_tags(msg, out);
-  g_string_append_c(out, '\n');
-}
-
-void
-pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
-{
-  gssize len;
-  const gchar *v;
-  gboolean first = TRUE;
-
-  sort_set(msg);
-  g_string_append(out, "{\"class\":");
-  v = pdb_tool_message_get(msg, ".classifier.class", &len);
-  if (v)
-    pdb_json_append_string(out, v, len);
-  else
-    g_string_append(out, "null");
-  g_string_append(out, ",\"rule_id\":");
-  v = pdb_tool_message_get(msg, ".classifier.rule_id", &len);
-  if (v)
-    pdb_json_append_string(out, v, len);
-  else
-    g_string_append(out, "null");
-  g_string_append(out, ",\"tags\":[");
-  for (guint i = 0; i < msg->set_tags.len; i++)
-    {
-      if (i)
-        g_string_append_c(out, ',');
-      pdb_json_append_string(out, g_ptr_array_index(msg->tag_names, msg->set_tags.data[i] - 1), -1);
-    }
-  g_string_append(out, "],\"values\":{");
-  for (guint i = 0; i < msg->set_handles.len; i++)
-    {
-      guint h = msg->set_handles.data[i];
-      const Slot *slot = &g_array_index(msg->slots, Slot, h - 1);
-
-      if (!first)
-        g_string_append_c(out, ',');
-      first = FALSE;
-      pdb_json_append_string(out, g_ptr_array_index(msg->names, h - 1), -1);
-      g_string_append_c(out, ':');
-      if ((slot->type == PDB_VALUE_INT64 && pdb_json_is_number(slot->str, slot->len, TRUE))
-          || (slot->type == PDB_VALUE_DOUBLE && pdb_json_is_number(slot->str, slot->len, FALSE)))
-        g_string_append_len(out, slot->str, slot->len);
-      else
-        pdb_json_append_string(out, slot->str, slot->len);
-    }
-  g_string_append(out, "}}");
-}
-
 void
 pdb_tool_message_foreach(PdbToolMessage *msg, PdbToolValueFunc value_func, PdbToolTagFunc tag_func,
                          gpointer user_data)
 {
-  sort_set(msg);
+  pdb_tool_message_sort_set(msg);
   for (guint i = 0; value_func && i < msg->set_handles.len; i++)
     {
       guint h = msg->set_handles.data[i];
