@@ -5,7 +5,9 @@
 # a SIGHUP reload (counts of unchanged rules kept), a changed database
 # (a new rule starts at 0, an unchanged one keeps counting), a file changed
 # on disk without a reload (the message-path check swaps the database on a
-# worker thread), stats-level(0) (totals only), dropped messages counted
+# worker thread), stats-level(0) (totals only), stats-level(1) (a rule's
+# counter from its first match on), stats-level(2) (every rule's counter
+# from the start), dropped messages counted
 # as unknown and as dropped, unknown messages per program (several
 # connections in parallel, before and after reloads).
 . "$top_srcdir/tests/lib.sh"
@@ -13,7 +15,7 @@
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 19
+plan 21
 
 write_db() {   # write_db ID_OF_THE_SECOND_RULE
   cat >"$T/db.xml" <<XML
@@ -123,6 +125,7 @@ check_eq "and the totals too" 1401 "$(stat matched)"
 # the second rule gets another id: it starts at 0, login keeps counting
 write_db refuse
 daemon_reload
+check_eq "stats-level(1): a rule shows its counter from its first match on" "" "$(stat 'rule=refuse,class=violation')"
 send_lines "$T/sock" "app	denied once more" "app	login third: ok"
 wait_lines "$T/out.log" 1403 20
 sleep 0.5
@@ -166,5 +169,12 @@ sleep 0.5
 check_eq "stats-level(0): matched and unknown are there" "1 1" "$(stat matched) $(stat unknown)"
 check_eq "stats-level(0): no per-rule or per-program counter" "" "$(syslog_ng_ctl stats | grep 'rule=\|program=')"
 check_eq "drop-unmatched(no): dropped stays 0" 0 "$(stat dropped)"
+daemon_stop
+
+# stats-level(2): every rule's counter from the start, matched or not
+write_conf 2
+daemon_start "$T/syslog-ng.conf" level2 || { not_ok "daemon did not start"; exit 1; }
+check_eq "stats-level(2): every rule has its counter at load, at 0" "0 0" \
+  "$(stat 'rule=login,class=system') $(stat 'rule=denial,class=violation')"
 daemon_stop
 done_testing

@@ -1,11 +1,23 @@
 /*
  * rule-stats.c: per-rule counters in syslog-ng's stats registry (see
  * rule-stats.h).
+ *
+ * rule_slots[i] is the value of rule i (PdbRule.index): NULL until the
+ * rule's counter is registered (at stats level 1 on the rule's first
+ * match, at level 2 and above when the database is loaded), then set
+ * once, under the stats lock, and never changed. A pointer published
+ * while @registered holds was registered; one published after
+ * pdb_sng_rule_stats_unregister() (a thread still classifying with a
+ * replaced database) only leads to the value, which the database that
+ * replaced it registers when it needs it. Both sides read @registered and
+ * write rule_slots under the stats lock, so unregistering sees exactly
+ * the registered ones.
  */
 #include "rule-stats.h"
 #include "parser-counters.h"
 
 #define RULE_STATS_LEVEL 1
+#define EAGER_RULE_STATS_LEVEL 2
 #define PROGRAM_STATS_LEVEL 1
 #define TOTAL_STATS_LEVEL 0
 /* "unknown,program=" and a program name cut to fit */
@@ -17,15 +29,41 @@ struct _PdbSngRuleStats
   guint n_rules;
   /* both n_rules long, or NULL below the stats level */
   const gchar **instances;        /* "rule=<id>,class=<class>", parser-counters.c's copies */
-  atomic_gssize **rule_slots;     /* the rules' values; NULL for a key taken by another counter */
+  atomic_gssize **rule_slots;     /* the rules' values (see above) */
   StatsCounterItem *matched;
   StatsCounterItem *unknown;
   StatsCounterItem *dropped;
   gboolean registered;            /* FALSE after pdb_sng_rule_stats_unregister() */
 };
 
+/* Where counts go whose key syslog-ng holds with a counter of its own. */
+static atomic_gssize unshown_counts;
+
+/* The value of @rule, registered if @self still is; the caller holds the
+ * stats lock. */
+static atomic_gssize *
+pdb_sng_rule_stats_take_slot(PdbSngRuleStats *self, const PdbRule *rule)
+{
+  atomic_gssize *slot = self->rule_slots[rule->index];
+
+  if (slot)
+    return slot;
+
+  gchar *instance = g_strdup_printf("rule=%s,class=%s", rule->id, rule->class_name);
+  if (self->registered)
+    slot = pdb_sng_parser_external_counter_register(RULE_STATS_LEVEL, self->parser_id, instance,
+                                                    &self->instances[rule->index]);
+  else
+    slot = pdb_sng_parser_external_counter_slot(self->parser_id, instance, &self->instances[rule->index]);
+  g_free(instance);
+  if (!slot)
+    slot = &unshown_counts;
+  __atomic_store_n(&self->rule_slots[rule->index], slot, __ATOMIC_RELEASE);
+  return slot;
+}
+
 static void
-pdb_sng_rule_stats_register_rules(PdbSngRuleStats *self, const PdbDatabase *db)
+pdb_sng_rule_stats_prepare_rules(PdbSngRuleStats *self, const PdbDatabase *db)
 {
   const GPtrArray *rules = pdb_database_get_rules(db);
 
@@ -34,17 +72,9 @@ pdb_sng_rule_stats_register_rules(PdbSngRuleStats *self, const PdbDatabase *db)
     return;
   self->instances = g_new0(const gchar *, self->n_rules);
   self->rule_slots = g_new0(atomic_gssize *, self->n_rules);
-
-  GString *instance = g_string_sized_new(64);
-  for (guint i = 0; i < self->n_rules; i++)
-    {
-      const PdbRule *rule = g_ptr_array_index(rules, i);
-
-      g_string_printf(instance, "rule=%s,class=%s", rule->id, rule->class_name);
-      self->rule_slots[i] = pdb_sng_parser_external_counter_register(RULE_STATS_LEVEL, self->parser_id,
-                                                                     instance->str, &self->instances[i]);
-    }
-  g_string_free(instance, TRUE);
+  if (stats_check_level(EAGER_RULE_STATS_LEVEL))
+    for (guint i = 0; i < self->n_rules; i++)
+      pdb_sng_rule_stats_take_slot(self, g_ptr_array_index(rules, i));
 }
 
 PdbSngRuleStats *
@@ -53,31 +83,36 @@ pdb_sng_rule_stats_new(const PdbDatabase *db, const gchar *parser_id)
   PdbSngRuleStats *self = g_new0(PdbSngRuleStats, 1);
 
   self->parser_id = g_strdup(parser_id);
+  self->registered = TRUE;
   stats_lock();
   pdb_sng_parser_counter_register(FALSE, TOTAL_STATS_LEVEL, self->parser_id, "matched", &self->matched);
   pdb_sng_parser_counter_register(FALSE, TOTAL_STATS_LEVEL, self->parser_id, "unknown", &self->unknown);
   pdb_sng_parser_counter_register(FALSE, TOTAL_STATS_LEVEL, self->parser_id, "dropped", &self->dropped);
-  pdb_sng_rule_stats_register_rules(self, db);
+  pdb_sng_rule_stats_prepare_rules(self, db);
   stats_unlock();
-  self->registered = TRUE;
   return self;
 }
 
 void
 pdb_sng_rule_stats_unregister(PdbSngRuleStats *self)
 {
-  if (!self || !self->registered)
+  if (!self)
     return;
   stats_lock();
-  pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "matched", &self->matched);
-  pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "unknown", &self->unknown);
-  pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "dropped", &self->dropped);
-  /* the slots stay: a thread still classifying with this database counts
-   * into them, and they are the values the next registration shows */
-  for (guint i = 0; self->rule_slots && i < self->n_rules; i++)
-    pdb_sng_parser_external_counter_unregister(self->parser_id, self->instances[i], self->rule_slots[i]);
+  if (self->registered)
+    {
+      pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "matched", &self->matched);
+      pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "unknown", &self->unknown);
+      pdb_sng_parser_counter_unregister(FALSE, self->parser_id, "dropped", &self->dropped);
+      /* the slots stay: a thread still classifying with this database
+       * counts into them, and they are the values the next registration
+       * shows */
+      for (guint i = 0; self->rule_slots && i < self->n_rules; i++)
+        if (self->rule_slots[i] && self->rule_slots[i] != &unshown_counts)
+          pdb_sng_parser_external_counter_unregister(self->parser_id, self->instances[i], self->rule_slots[i]);
+      self->registered = FALSE;
+    }
   stats_unlock();
-  self->registered = FALSE;
 }
 
 void
@@ -90,6 +125,22 @@ pdb_sng_rule_stats_free(PdbSngRuleStats *self)
   g_free(self->rule_slots);
   g_free(self->parser_id);
   g_free(self);
+}
+
+static void
+pdb_sng_rule_stats_count_rule(PdbSngRuleStats *self, const PdbRule *rule)
+{
+  if (!self->rule_slots || rule->index >= self->n_rules)
+    return;
+
+  atomic_gssize *slot = __atomic_load_n(&self->rule_slots[rule->index], __ATOMIC_ACQUIRE);
+  if (G_UNLIKELY(!slot))
+    {
+      stats_lock();
+      slot = pdb_sng_rule_stats_take_slot(self, rule);
+      stats_unlock();
+    }
+  pdb_sng_parser_external_counter_inc(slot);
 }
 
 static void
@@ -116,8 +167,7 @@ pdb_sng_rule_stats_count(PdbSngRuleStats *self, const PdbResult *result,
   if (result->kind == PDB_RESULT_MATCH)
     {
       pdb_sng_parser_counter_inc(&self->matched);
-      if (self->rule_slots && result->rule->index < self->n_rules && self->rule_slots[result->rule->index])
-        pdb_sng_parser_external_counter_inc(self->rule_slots[result->rule->index]);
+      pdb_sng_rule_stats_count_rule(self, result->rule);
       return;
     }
   pdb_sng_parser_counter_inc(&self->unknown);
