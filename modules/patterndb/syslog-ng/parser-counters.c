@@ -92,12 +92,6 @@ pdb_sng_slot_of(const gchar *parser_id, const gchar *instance, const gchar **kep
 }
 
 atomic_gssize *
-pdb_sng_parser_external_counter_slot(const gchar *parser_id, const gchar *instance, const gchar **kept_instance)
-{
-  return pdb_sng_slot_of(parser_id, instance, kept_instance);
-}
-
-atomic_gssize *
 pdb_sng_parser_external_counter_register(gint level, const gchar *parser_id, const gchar *instance,
                                          const gchar **kept_instance)
 {

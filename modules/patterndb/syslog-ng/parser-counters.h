@@ -52,11 +52,6 @@ pdb_sng_parser_counter_inc(StatsCounterItem **counter)
  * The caller holds the stats lock. */
 atomic_gssize *pdb_sng_parser_external_counter_register(gint level, const gchar *parser_id,
                                                         const gchar *instance, const gchar **kept_instance);
-/* The slot of (@parser_id, @instance) without registering it (its value
- * goes on, shown when the key is registered); the caller holds the stats
- * lock. */
-atomic_gssize *pdb_sng_parser_external_counter_slot(const gchar *parser_id, const gchar *instance,
-                                                    const gchar **kept_instance);
 /* Drops one registration of @slot (from the call above); the caller holds
  * the stats lock. */
 void pdb_sng_parser_external_counter_unregister(const gchar *parser_id, const gchar *instance,

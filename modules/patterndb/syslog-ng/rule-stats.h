@@ -8,8 +8,8 @@
  *   instance "rule=<id>,class=<class>"   messages the rule classified (stats level 1)
  *   instance "matched"                   messages some rule classified (level 0)
  *   instance "unknown"                   messages no rule matched (level 0)
- *   instance "unknown,program=<program>" the same per program (level 1,
- *                                        created when its first one comes)
+ *   instance "unknown,program=<program>" the same per program (level 1, a
+ *                                        dynamic counter: program-counters.h)
  *   instance "dropped"                   unknown messages drop-unmatched(yes)
  *                                        removed from the log path (level 0)
  * A counter keeps its value across reloads while its key stays (same
@@ -20,10 +20,11 @@
  * which one relaxed atomic increment counts; matching takes no lock and
  * touches no stats cluster. syslog-ng reads the values when it shows them.
  *
- * Invariant: a PdbSngRuleStats belongs to one PdbDatabase; counting takes
- * no lock (atomic increments), except an unknown message at stats level 1
- * or more (its per-program counter is found or made under the stats
- * lock); registering and unregistering take syslog-ng's stats lock.
+ * Invariant: a PdbSngRuleStats belongs to one PdbDatabase; counting a
+ * match takes no lock (atomic increments); an unknown message at stats
+ * level 1 or more takes the parser's per-program table lock
+ * (program-counters.h); registering and unregistering take syslog-ng's
+ * stats lock.
  * A parser unregisters the counters of a database it stops using at once
  * (deinit, or a swap after a file change), while the registry surely
  * exists; the database itself may live on in a thread's cache, whose
