@@ -9,7 +9,9 @@ parser. For optimising the glue: a longer stream than bench-quick's
 100,000 lines and several repetitions give ratios that mean something on a
 busy machine. --stats-levels 0,1 runs our module's pipelines at each stats
 level (1: per-rule counters on) and prints each one's median over level 0
-of the same build, with the peak RSS.
+of the same build, with the CPU time per message (the daemon's user +
+system time while it streams; moves less than the rate on a shared
+machine) and the peak RSS.
 
   contrib/bench/daemon-ab.py --builddir B --input LINES --db DB.xml \
       [--reps 5] [--sources 1,2] [--pipelines none,ours,db-parser,base] [--base-builddir B0] \
@@ -76,16 +78,19 @@ def main():
     lines = rb.count_lines(args.input)
     rates = {d.key: [] for d in daemons}
     rss = {d.key: [] for d in daemons}
+    cpu = {d.key: [] for d in daemons}
     for rep in range(args.reps):
         order = list(daemons) if rep % 2 == 0 else list(reversed(daemons))
         for d in order:
             res = d.run(wdir, args.input, expected_lines=lines)
             r = res["rate"] if res else float("nan")
             rates[d.key].append(r)
+            c = res["cpu_per_line"] * 1e6 if res and res.get("cpu_per_line") else float("nan")
+            cpu[d.key].append(c)
             if res:
                 rss[d.key].append(res["rss"] / 1024.0)
-            print("rep %d %-52s %10.0f msg/s %6.1f MB" % (rep, d.name, r, res["rss"] / 1024.0 if res else 0),
-                  flush=True)
+            print("rep %d %-52s %10.0f msg/s %6.2f us CPU/msg %6.1f MB"
+                  % (rep, d.name, r, c, res["rss"] / 1024.0 if res else 0), flush=True)
     print()
 
     def median_of(key):
@@ -103,6 +108,13 @@ def main():
             if pairs:
                 line += " (pairs: median %.3f, %s)" % (statistics.median(pairs),
                                                        " ".join("%.3f" % x for x in pairs))
+        cpu_ok = [c for c in cpu[d.key] if c == c]
+        if cpu_ok:
+            line += "  CPU %.2f us/msg" % statistics.median(cpu_ok)
+            if level:
+                pairs = [a / b for a, b in zip(cpu[d.key], cpu[(k, n, 0)]) if a == a and b == b]
+                if pairs:
+                    line += " (%.3f of stats-level(0), pairs' median)" % statistics.median(pairs)
         if rss[d.key]:
             line += "  RSS %.1f MB" % statistics.median(rss[d.key])
         print(line)
