@@ -4,8 +4,12 @@
  *
  * rule_slots[i] is the value of rule i (PdbRule.index), registered with
  * the database (at stats level 1 and above), or NULL when syslog-ng holds
- * a counter of its own under the rule's key. Set before the database
- * classifies anything, never changed; the values outlive @self.
+ * a counter of its own under the rule's key; the rule's `counter` field
+ * holds the same pointer (below the stats level: NULL), so that counting
+ * reads the rule matching has just touched rather than a cache line of
+ * rule_slots. Both are set before the database classifies anything (it is
+ * not yet published to the threads) and not changed while it does; the
+ * values outlive @self.
  */
 #include "rule-stats.h"
 #include "parser-counters.h"
@@ -37,18 +41,23 @@ pdb_sng_rule_stats_register_rules(PdbSngRuleStats *self, const PdbDatabase *db)
 
   self->n_rules = rules ? rules->len : 0;
   if (!stats_check_level(RULE_STATS_LEVEL))
-    return;
+    {
+      for (guint i = 0; i < self->n_rules; i++)
+        ((PdbRule *) g_ptr_array_index(rules, i))->counter = NULL;
+      return;
+    }
   self->instances = g_new0(const gchar *, self->n_rules);
   self->rule_slots = g_new0(atomic_gssize *, self->n_rules);
 
   GString *instance = g_string_sized_new(64);
   for (guint i = 0; i < self->n_rules; i++)
     {
-      const PdbRule *rule = g_ptr_array_index(rules, i);
+      PdbRule *rule = g_ptr_array_index(rules, i);
 
       g_string_printf(instance, "rule=%s,class=%s", rule->id, rule->class_name);
       self->rule_slots[i] = pdb_sng_parser_external_counter_register(RULE_STATS_LEVEL, self->parser_id,
                                                                      instance->str, &self->instances[i]);
+      rule->counter = self->rule_slots[i];
     }
   g_string_free(instance, TRUE);
 }
@@ -113,8 +122,10 @@ pdb_sng_rule_stats_count(PdbSngRuleStats *self, const PdbResult *result,
   if (result->kind == PDB_RESULT_MATCH)
     {
       pdb_sng_parser_counter_inc(&self->matched);
-      if (self->rule_slots && result->rule->index < self->n_rules && self->rule_slots[result->rule->index])
-        pdb_sng_parser_external_counter_inc(self->rule_slots[result->rule->index]);
+      atomic_gssize *slot = result->rule->counter;
+
+      if (slot)
+        pdb_sng_parser_external_counter_inc(slot);
       return;
     }
   pdb_sng_parser_counter_inc(&self->unknown);
