@@ -7,10 +7,15 @@ and our module, with one and two sources, alternating the order on every
 repetition, and prints each rate and the median of our module over no
 parser. For optimising the glue: a longer stream than bench-quick's
 100,000 lines and several repetitions give ratios that mean something on a
-busy machine.
+busy machine. --stats-levels 0,1 runs our module's pipelines at each stats
+level (1: per-rule counters on) and prints each one's median over level 0
+of the same build, with the CPU time per message (the daemon's user +
+system time while it streams; moves less than the rate on a shared
+machine) and the peak RSS.
 
   contrib/bench/daemon-ab.py --builddir B --input LINES --db DB.xml \
-      [--reps 5] [--sources 1,2] [--pipelines none,ours,db-parser,base] [--base-builddir B0]
+      [--reps 5] [--sources 1,2] [--pipelines none,ours,db-parser,base] [--base-builddir B0] \
+      [--stats-levels 0,1]
 """
 import argparse
 import importlib.util
@@ -40,6 +45,8 @@ def main():
                     help="of none, db-parser, ours, base (our module from --base-builddir)")
     ap.add_argument("--base-builddir", default=None, help="another build of our module, to compare with")
     ap.add_argument("--no-flow-control", action="store_true", help="no flags(flow-control) on the log paths")
+    ap.add_argument("--stats-levels", default="0",
+                    help="stats levels our module's pipelines (ours, base) run at, e.g. 0,1")
     args = ap.parse_args()
 
     rb = load_bench()
@@ -57,30 +64,60 @@ def main():
     if args.base_builddir:
         kinds["base"] = ("syslog-ng + our module (base)", 'patterndb(file("{db}"))',
                          os.path.join(os.path.abspath(args.base_builddir), ".libs") + ":/usr/lib/syslog-ng/3.38")
+    levels = [int(x) for x in args.stats_levels.split(",")]
     daemons = []
     for n in [int(x) for x in args.sources.split(",")]:
         for k in args.pipelines.split(","):
             name, parser, mods = kinds[k]
-            d = rb.Daemon(name + (", %d sources" % n if n > 1 else ""), tmp, parser, mods, sources=n)
-            d.key = (k, n)
-            daemons.append(d)
+            for level in (levels if k in ("ours", "base") else [0]):
+                suffix = (", %d sources" % n if n > 1 else "") + (", stats-level(%d)" % level if level else "")
+                d = rb.Daemon(name + suffix, tmp, parser, mods, sources=n, stats_level=level)
+                d.key = (k, n, level)
+                daemons.append(d)
     args.input = os.path.abspath(args.input)
     lines = rb.count_lines(args.input)
     rates = {d.key: [] for d in daemons}
+    rss = {d.key: [] for d in daemons}
+    cpu = {d.key: [] for d in daemons}
     for rep in range(args.reps):
         order = list(daemons) if rep % 2 == 0 else list(reversed(daemons))
         for d in order:
             res = d.run(wdir, args.input, expected_lines=lines)
             r = res["rate"] if res else float("nan")
             rates[d.key].append(r)
-            print("rep %d %-36s %10.0f msg/s" % (rep, d.name, r), flush=True)
+            c = res["cpu_per_line"] * 1e6 if res and res.get("cpu_per_line") else float("nan")
+            cpu[d.key].append(c)
+            if res:
+                rss[d.key].append(res["rss"] / 1024.0)
+            print("rep %d %-52s %10.0f msg/s %6.2f us CPU/msg %6.1f MB"
+                  % (rep, d.name, r, c, res["rss"] / 1024.0 if res else 0), flush=True)
     print()
+
+    def median_of(key):
+        ok = [r for r in rates.get(key, []) if r == r]
+        return statistics.median(ok) if ok else float("nan")
+
     for d in daemons:
-        ok = [r for r in rates[d.key] if r == r]
-        med = statistics.median(ok) if ok else float("nan")
-        base = [r for r in rates[("none", d.key[1])] if r == r] if ("none", d.key[1]) in rates else []
-        ratio = med / statistics.median(base) if base else float("nan")
-        print("%-36s median %10.0f msg/s  %.2f of no parser" % (d.name, med, ratio))
+        k, n, level = d.key
+        med = median_of(d.key)
+        line = "%-52s median %10.0f msg/s  %.2f of no parser" % (d.name, med, med / median_of(("none", n, 0)))
+        if level:
+            line += "  %.3f of stats-level(0)" % (med / median_of((k, n, 0)))
+            # the ratio of each repetition's pair, whose runs were close in time
+            pairs = [a / b for a, b in zip(rates[d.key], rates[(k, n, 0)]) if a == a and b == b]
+            if pairs:
+                line += " (pairs: median %.3f, %s)" % (statistics.median(pairs),
+                                                       " ".join("%.3f" % x for x in pairs))
+        cpu_ok = [c for c in cpu[d.key] if c == c]
+        if cpu_ok:
+            line += "  CPU %.2f us/msg" % statistics.median(cpu_ok)
+            if level:
+                pairs = [a / b for a, b in zip(cpu[d.key], cpu[(k, n, 0)]) if a == a and b == b]
+                if pairs:
+                    line += " (%.3f of stats-level(0), pairs' median)" % statistics.median(pairs)
+        if rss[d.key]:
+            line += "  RSS %.1f MB" % statistics.median(rss[d.key])
+        print(line)
     shutil.rmtree(tmp, ignore_errors=True)
     return 0
 

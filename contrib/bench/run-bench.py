@@ -237,6 +237,7 @@ class Daemon:
         first_lines = 0
         fh = None
         hwm = 0
+        cpu_first = cpu_done = None
         try:
             while True:
                 now = time.perf_counter()
@@ -253,6 +254,7 @@ class Daemon:
                         if t_first is None:
                             t_first = now
                             first_lines = seen
+                            cpu_first = process_cpu_seconds(p.pid)
                 if seen >= want:
                     t_last = time.perf_counter()
                     break
@@ -264,6 +266,7 @@ class Daemon:
                     break
                 time.sleep(0.01)
             t_done = t_last if t_first is not None else time.perf_counter()
+            cpu_done = process_cpu_seconds(p.pid)
             try:
                 with open("/proc/%d/status" % p.pid) as st:
                     m = re.search(r"VmHWM:\s+(\d+)", st.read())
@@ -287,7 +290,23 @@ class Daemon:
             log("bench: %s: %d of %d lines, %s, exit status %s (log: %s)"
                 % (self.name, seen, want, why, p.returncode, os.path.join(d, "stderr.txt")))
             return None
-        return dict(rate=(seen - first_lines) / (t_done - t_first), load=t_first - t0, rss=hwm, out=out)
+        cpu = None
+        if cpu_first is not None and cpu_done is not None and seen > first_lines:
+            cpu = (cpu_done - cpu_first) / (seen - first_lines)
+        return dict(rate=(seen - first_lines) / (t_done - t_first), load=t_first - t0, rss=hwm, out=out,
+                    cpu_per_line=cpu)
+
+
+def process_cpu_seconds(pid):
+    """User + system CPU time of @pid and its threads so far (None when
+    gone): on a shared machine, CPU time per line moves less than the
+    rate with what else runs (it still grows with cache and core sharing)."""
+    try:
+        with open("/proc/%d/stat" % pid) as st:
+            fields = st.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 # ------------------------------------------------------------ callgrind

@@ -134,6 +134,8 @@ typedef struct _PdbRule
   GPtrArray *urls;         /* of gchar* */
   PdbLocation location;    /* of <rule>; file string owned by the database */
   gpointer user_data;      /* free slot for the syslog-ng glue (compiled templates) */
+  gpointer counter;        /* where the syslog-ng glue counts the rule's matches (next to
+                            * index, which matching reads), or NULL */
   guint index;             /* its position in pdb_database_get_rules() */
 } PdbRule;
 

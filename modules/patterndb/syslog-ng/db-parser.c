@@ -366,8 +366,9 @@ pdb_sng_parser_process(LogParser *s, LogMessage **pmsg, const LogPathOptions *pa
   pdb_database_classify(pdb_sng_db_get_database(db), target.program, target.program_length,
                         input, input_len, &result);
   pdb_result_apply(&result, target.program, input, &pdb_sng_message_ops, &target);
-  pdb_sng_rule_stats_count(pdb_sng_db_get_stats(db), &result);
   gboolean matched = result.kind == PDB_RESULT_MATCH;
+  pdb_sng_rule_stats_count(pdb_sng_db_get_stats(db), &result, target.program, target.program_length,
+                           !matched && self->drop_unmatched);
   if (matched && self->corr
       && (result.rule->context_id_template || (result.rule->actions && result.rule->actions->len)))
     {
