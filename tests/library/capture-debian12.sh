@@ -20,8 +20,12 @@
 #      dnsmasq across a veth pair; capture-debian12-drive-c.sh ->
 #      syslog-c.log. Its root is a copy of variant a's root (made when
 #      missing); the packages are only downloaded before the run.
+#   e  rsyslog; the messages of older rules that no other capture holds
+#      (sshd at LogLevel VERBOSE, anacron, xinetd, BIND 9, nginx, postfix's
+#      delivery agents); capture-debian12-drive-e.sh -> syslog-e.log. Its
+#      root is a copy of variant a's root with the extra packages installed.
 #
-# usage: capture-debian12.sh [a|b|c [ROOT [OUT]]]
+# usage: capture-debian12.sh [a|b|c|e [ROOT [OUT]]]
 #   ROOT defaults to /srv/roots/bookworm-services (-b for variant b; made
 #   when missing; /var/tmp/bookworm-services-c for variant c)
 set -eu
@@ -39,7 +43,13 @@ case "$VARIANT" in
      DRIVE=capture-debian12-drive-c.sh; PACKAGES="$COMMON rsyslog postfix"
      EXTRA="isc-dhcp-client dnsmasq adduser"
      [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services "$ROOT" ;;
-  *) echo "usage: $0 [a|b|c [ROOT [OUT]]]" >&2; exit 2 ;;
+  e) ROOT=${2:-/var/tmp/bookworm-services-e}; OUT=${3:-$here/../data/debian12/syslog-e.log}
+     DRIVE=capture-debian12-drive-e.sh
+     # ftpd (netkit, run by xinetd) conflicts with vsftpd.
+     PACKAGES="$(echo $COMMON | sed "s/vsftpd //") rsyslog postfix anacron xinetd bind9
+       bind9-dnsutils ssl-cert update-inetd ftpd"
+     [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services "$ROOT" ;;
+  *) echo "usage: $0 [a|b|c|e [ROOT [OUT]]]" >&2; exit 2 ;;
 esac
 
 if [ ! -x "$ROOT/bin/sh" ]; then
@@ -53,6 +63,10 @@ printf '%s\n' "postfix postfix/main_mailer_type select Local only" \
   "exim4-config exim4/dc_eximconfig_configtype select local delivery only; not on a network" |
   chroot "$ROOT" debconf-set-selections
 chroot "$ROOT" apt-get update -q >/dev/null
+# ftpd-ssl's maintainer script needs update-inetd but does not depend on it.
+if [ "$VARIANT" = e ]; then
+  chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q update-inetd >/dev/null
+fi
 # shellcheck disable=SC2086
 chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends $PACKAGES >/dev/null
