@@ -5,9 +5,13 @@
 # rules of the library that no other capture holds: sshd at LogLevel
 # VERBOSE (sessions, subsystems, keyboard-interactive/PAM, refused keys and
 # modes, key exchange and grace-time failures, MaxStartups, client alive
-# timeout, too many attempts), anacron, xinetd, BIND 9 (start, zones,
-# denied queries), nginx failing to bind, postfix's smtp, lmtp, pipe and
-# virtual delivery agents and queue expiry.
+# timeout, too many attempts, a client's disconnect before key exchange),
+# PAM (expiring password, pam_succeed_if, a bad limits item), su and sudo
+# without a terminal, dovecot IMAP IDLE, anacron, xinetd and netkit ftpd,
+# BIND 9 (start, zones, a secondary's transfer, denied and unresolvable
+# queries), nginx failing to bind, postfix's smtp, lmtp, pipe, local and
+# virtual delivery agents, queue expiry and anvil, and a bridge with a veth
+# pair (the kernel's records are read with dmesg).
 # Steps that fail are normal: nothing here stops on an error.
 set +u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C
@@ -97,6 +101,19 @@ pause 4
 pkill -CONT -x ssh
 wait
 pause
+# A client that says goodbye before key exchange (SSH_MSG_DISCONNECT in a
+# plain packet, as scanners do): reason 11 (by application) and 14.
+for reason in 11 14; do
+  perl -MIO::Socket::INET -e '
+    $s = IO::Socket::INET->new("127.0.0.1:22") or exit 1;
+    print $s "SSH-2.0-capture\r\n"; $v = <$s>;
+    $text = $ARGV[0] == 11 ? "Bye Bye" : "No supported authentication methods available";
+    $payload = pack("C N N/a* N/a*", 1, $ARGV[0], $text, "");
+    $pad = 8 - ((5 + length $payload) % 8); $pad += 8 if $pad < 4;
+    print $s pack("N C", 1 + length($payload) + $pad, $pad) . $payload . ("\0" x $pad);
+    sleep 1' "$reason"
+done
+pause
 # PAM: a password about to expire, a bad limits.conf item, pam_succeed_if.
 chage -d "$(date -d '-85 days' +%F)" -M 90 -W 7 alice
 sshpass -p secret ssh $SSHO -o PreferredAuthentications=password alice@127.0.0.1 true
@@ -128,6 +145,20 @@ runuser -u bob -- su alice -c true </dev/null
 cp /etc/hosts /root/hosts && printf '127.0.0.1 localhost\n' >/etc/hosts
 sudo -u alice true
 cp /root/hosts /etc/hosts
+runuser -u bob -- sudo -S true </dev/null
+
+# --- dovecot: an IMAP client in IDLE that goes away ---------------------------
+step dovecot
+dovecot
+pause 2
+perl -MIO::Socket::INET -e '
+  $s = IO::Socket::INET->new("127.0.0.1:143") or exit 1; $l = <$s>;
+  print $s "a LOGIN bob bobpw\r\n"; while (<$s>) { last if /^a / }
+  print $s "b SELECT INBOX\r\n"; while (<$s>) { last if /^b / }
+  print $s "c IDLE\r\n"; $l = <$s>; sleep 1'
+pause
+doveadm stop 2>/dev/null || pkill -x dovecot
+pause
 
 # --- anacron ---------------------------------------------------------------
 step anacron
@@ -258,7 +289,7 @@ postconf -e inet_interfaces=loopback-only mydestination='deb12.example, deb12, l
 mkdir -p /var/mail/vhosts/virt.example && chown -R 5000:5000 /var/mail/vhosts
 mkdir -p /var/mail/vhosts/virt.example/locked && chown root:root /var/mail/vhosts/virt.example/locked && chmod 700 /var/mail/vhosts/virt.example/locked
 echo '"|exit 75"' >/home/bob/.forward && chown bob:bob /home/bob/.forward
-postconf -e anvil_status_update_time=5s 2>/dev/null
+postconf -e anvil_status_update_time=5s smtpd_client_event_limit_exceptions= 2>/dev/null
 printf 'carol@virt.example virt.example/carol/\ndave@virt.example virt.example/locked/dave/\n' >/etc/postfix/vmailbox
 mkdir -p /var/mail/vhosts/virt.example/locked
 cat >/etc/postfix/transport <<'CONF'
