@@ -146,6 +146,10 @@ cp /etc/hosts /root/hosts && printf '127.0.0.1 localhost\n' >/etc/hosts
 sudo -u alice true
 cp /root/hosts /etc/hosts
 runuser -u bob -- sudo -S true </dev/null
+# login's five tries (LOGIN_RETRIES) with wrong passwords on one terminal.
+(sleep 2; printf 'bad1\n'
+ for i in 2 3 4 5; do sleep 5; printf 'alice\n'; sleep 1; printf 'bad%s\n' "$i"; done
+ sleep 5) | timeout 45 script -qec "login alice" /dev/null >/dev/null
 
 # --- dovecot: an IMAP client in IDLE that goes away ---------------------------
 step dovecot
