@@ -11,7 +11,8 @@
 # BIND 9 (start, zones, a secondary's transfer, denied and unresolvable
 # queries), nginx failing to bind, postfix's smtp, lmtp, pipe, local and
 # virtual delivery agents, queue expiry and anvil, and a bridge with a veth
-# pair (the kernel's records are read with dmesg).
+# pair (the kernel's records are read with dmesg) with dhclient (v4 and v6)
+# and no server, cron mailing a job's output through a failing MTA.
 # Steps that fail are normal: nothing here stops on an error.
 set +u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C
@@ -335,6 +336,18 @@ postsuper -d ALL deferred
 postfix stop
 pause 2
 
+# --- cron: a job's output, and an MTA that fails ----------------------------------
+step cron
+cp /usr/sbin/sendmail /root/sendmail.real
+printf '#!/bin/sh\ncat >/dev/null\nexit 1\n' >/usr/sbin/sendmail
+echo '* * * * * root echo capture output' >/etc/cron.d/capture-mail
+cron
+i=0
+while [ $i -lt 75 ] && ! grep -q ' MAIL (' /var/log/all.log; do sleep 1; i=$((i + 1)); done
+pkill -x cron
+rm -f /etc/cron.d/capture-mail
+cp /root/sendmail.real /usr/sbin/sendmail
+
 # --- kernel: a bridge and a veth pair in this network namespace --------------
 step kernel
 dmesg --time-format iso >/root/dmesg-before 2>/dev/null
@@ -346,6 +359,11 @@ ip link set capveth0 up
 ip link set capveth1 up
 ip link set capveth0 promisc on
 pause 3
+# dhclient on the bridge's far end, no DHCP server anywhere: DHCPv4 gives
+# up, DHCPv6 solicits.
+printf 'timeout 6;\nretry 60;\n' >/root/dhclient.conf
+timeout 15 dhclient -1 -d -cf /root/dhclient.conf -lf /root/dhclient.leases -pf /run/dhclient-cap.pid capveth1 >/dev/null 2>&1
+timeout 5 dhclient -6 -1 -d -cf /root/dhclient.conf -lf /root/dhclient6.leases -pf /run/dhclient6-cap.pid capveth1 >/dev/null 2>&1
 ip link set capveth1 down
 ip link set capveth0 promisc off
 ip link del capveth0

@@ -47,7 +47,7 @@ case "$VARIANT" in
      DRIVE=capture-debian12-drive-e.sh
      # ftpd (netkit, run by xinetd) conflicts with vsftpd.
      PACKAGES="$(echo $COMMON | sed "s/vsftpd //") rsyslog postfix anacron xinetd bind9
-       bind9-dnsutils ssl-cert update-inetd ftpd"
+       bind9-dnsutils ssl-cert update-inetd ftpd isc-dhcp-client"
      [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services "$ROOT" ;;
   *) echo "usage: $0 [a|b|c|e [ROOT [OUT]]]" >&2; exit 2 ;;
 esac
