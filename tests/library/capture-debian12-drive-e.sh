@@ -12,7 +12,8 @@
 # queries), nginx failing to bind, postfix's smtp, lmtp, pipe, local and
 # virtual delivery agents, queue expiry and anvil, and a bridge with a veth
 # pair (the kernel's records are read with dmesg) with dhclient (v4 and v6)
-# and no server, cron mailing a job's output through a failing MTA.
+# and no server, cron mailing a job's output through a failing MTA, and
+# sshd and postfix's smtpd meeting a client whose address does not map back.
 # Steps that fail are normal: nothing here stops on an error.
 set +u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C
@@ -335,6 +336,25 @@ pause 5
 postsuper -d ALL deferred
 postfix stop
 pause 2
+
+# --- a client whose address does not map back (reverse and forward lookups
+# disagree: /etc/hosts with "multi off") --------------------------------------
+step dns-mismatch
+cp /etc/hosts /root/hosts && cp /etc/host.conf /root/host.conf
+printf '127.0.0.1 localhost\n127.0.1.1 deb12.example deb12\n127.0.0.9 fakehost.example\n127.0.0.5 fakehost.example\n' >/etc/hosts
+echo 'multi off' >/etc/host.conf
+/usr/sbin/sshd -p 2223 -o UseDNS=yes -o PidFile=/run/sshd-dns.pid
+postfix start
+pause 2
+ssh $SSHO -p 2223 -b 127.0.0.5 -o BatchMode=yes alice@127.0.0.1 true
+perl -MIO::Socket::INET -e '
+  $s = IO::Socket::INET->new(PeerAddr => "127.0.0.1:25", LocalAddr => "127.0.0.5") or exit 1;
+  $l = <$s>; print $s "EHLO capture\r\n"; while (<$s>) { last if /^250 / } print $s "QUIT\r\n"; $l = <$s>'
+pause 2
+kill "$(cat /run/sshd-dns.pid)"
+postfix stop
+cp /root/hosts /etc/hosts && cp /root/host.conf /etc/host.conf
+pause
 
 # --- cron: a job's output, and an MTA that fails ----------------------------------
 step cron
