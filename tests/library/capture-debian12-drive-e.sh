@@ -13,7 +13,8 @@
 # virtual delivery agents, queue expiry and anvil, and a bridge with a veth
 # pair (the kernel's records are read with dmesg) with dhclient (v4 and v6)
 # and no server, cron mailing a job's output through a failing MTA, and
-# sshd and postfix's smtpd meeting a client whose address does not map back.
+# sshd and postfix's smtpd meeting a client whose address does not map back,
+# SMTP AUTH with a wrong password (postfix with Dovecot SASL).
 # Steps that fail are normal: nothing here stops on an error.
 set +u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C
@@ -126,9 +127,11 @@ cp /etc/pam.d/sshd /root/pam-sshd
 sed -i '1i auth required pam_succeed_if.so uid >= 1000' /etc/pam.d/sshd
 sshpass -p x ssh $SSHO -o PreferredAuthentications=password -o NumberOfPasswordPrompts=1 root@127.0.0.1 true
 cp /root/pam-sshd /etc/pam.d/sshd
-# A second sshd at LogLevel DEBUG1: OpenSSH 9.2 logs no "Close session",
-# "Transferred", "subsystem request" or "Timeout before authentication"
-# line even there (the library's rules for them are older OpenSSH's).
+# A second sshd at LogLevel DEBUG1: OpenSSH 9.2 logs no "Transferred",
+# "subsystem request" or "Timeout before authentication" line even there
+# (the library's rules for them are older OpenSSH's). Its "Close session"
+# line (VERBOSE) comes in some runs only: the session's process may exit
+# before its last message reaches the log.
 /usr/sbin/sshd -p 2222 -o LogLevel=DEBUG1 -o PidFile=/run/sshd-debug.pid
 pause
 printf 'ls\nquit\n' | sftp $SSHO -P 2222 -b - -i /root/id_ed bob@127.0.0.1 >/dev/null
@@ -354,6 +357,34 @@ pause 2
 kill "$(cat /run/sshd-dns.pid)"
 postfix stop
 cp /root/hosts /etc/hosts && cp /root/host.conf /etc/host.conf
+pause
+
+# --- SMTP AUTH with a wrong password (postfix with Dovecot SASL) -----------------
+step sasl
+cat >/etc/dovecot/conf.d/99-capture-sasl.conf <<'CONF'
+auth_mechanisms = plain login
+service auth {
+  unix_listener /var/spool/postfix/private/auth {
+    mode = 0660
+    user = postfix
+    group = postfix
+  }
+}
+CONF
+dovecot
+postconf -e smtpd_sasl_type=dovecot smtpd_sasl_path=private/auth smtpd_sasl_auth_enable=yes 2>/dev/null
+postfix start
+pause 2
+perl -MIO::Socket::INET -e '
+  $s = IO::Socket::INET->new("127.0.0.1:25") or exit 1;
+  $l = <$s>; print $s "EHLO capture\r\n"; while (<$s>) { last if /^250 / }
+  print $s "AUTH PLAIN $ARGV[0]\r\n"; $l = <$s>; print $s "QUIT\r\n"; $l = <$s>' \
+  "$(printf '\0bob\0wrong' | base64)"
+pause 2
+postfix stop
+postconf -e smtpd_sasl_auth_enable=no 2>/dev/null
+doveadm stop 2>/dev/null || pkill -x dovecot
+rm -f /etc/dovecot/conf.d/99-capture-sasl.conf
 pause
 
 # --- cron: a job's output, and an MTA that fails ----------------------------------
