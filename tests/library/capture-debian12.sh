@@ -31,8 +31,12 @@
 #      namespaces reach the kernel log; set back afterwards) and the host's
 #      unread /proc/kmsg backlog is drained first, so imklog sees only the
 #      kernel messages of the run (and any the host logs meanwhile).
+#   e  rsyslog; the messages of older rules that no other capture holds
+#      (sshd at LogLevel VERBOSE, anacron, xinetd, BIND 9, nginx, postfix's
+#      delivery agents); capture-debian12-drive-e.sh -> syslog-e.log. Its
+#      root is a copy of variant a's root with the extra packages installed.
 #
-# usage: capture-debian12.sh [a|b|c|d [ROOT [OUT]]]
+# usage: capture-debian12.sh [a|b|c|d|e [ROOT [OUT]]]
 #   ROOT defaults to /srv/roots/bookworm-services (-b for variant b; made
 #   when missing; /var/tmp/bookworm-services-c for variant c)
 set -eu
@@ -55,7 +59,13 @@ case "$VARIANT" in
      PACKAGES="$COMMON exim4-daemon-light fail2ban rsyslog ufw iptables unattended-upgrades systemd-sysv dbus"
      EXTRA="hello"
      [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services-b "$ROOT" ;;
-  *) echo "usage: $0 [a|b|c|d [ROOT [OUT]]]" >&2; exit 2 ;;
+  e) ROOT=${2:-/var/tmp/bookworm-services-e}; OUT=${3:-$here/../data/debian12/syslog-e.log}
+     DRIVE=capture-debian12-drive-e.sh
+     # ftpd (netkit, run by xinetd) conflicts with vsftpd.
+     PACKAGES="$(echo $COMMON | sed "s/vsftpd //") rsyslog postfix anacron xinetd bind9
+       bind9-dnsutils ssl-cert update-inetd ftpd isc-dhcp-client"
+     [ -x "$ROOT/bin/sh" ] || cp -a /srv/roots/bookworm-services "$ROOT" ;;
+  *) echo "usage: $0 [a|b|c|d|e [ROOT [OUT]]]" >&2; exit 2 ;;
 esac
 
 if [ ! -x "$ROOT/bin/sh" ]; then
@@ -69,6 +79,10 @@ printf '%s\n' "postfix postfix/main_mailer_type select Local only" \
   "exim4-config exim4/dc_eximconfig_configtype select local delivery only; not on a network" |
   chroot "$ROOT" debconf-set-selections
 chroot "$ROOT" apt-get update -q >/dev/null
+# ftpd-ssl's maintainer script needs update-inetd but does not depend on it.
+if [ "$VARIANT" = e ]; then
+  chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q update-inetd >/dev/null
+fi
 # shellcheck disable=SC2086
 chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -q --no-install-recommends $PACKAGES >/dev/null

@@ -57,3 +57,39 @@ library_unknown() {
   "$1" match -p "$2" -f "$3" -T '${.classifier.class}\n' 2>/dev/null |
     paste -d'\t' - "$3" | awk -F'\t' '$1 == "unknown" || $1 == "" { print $2 }'
 }
+
+# library_captures: the committed real captures, one path a line: the
+# Debian 12 captures and the loghub samples that hold syslog lines
+# (Linux, OpenSSH, Thunderbird) or Apache's error log (Apache).
+library_captures() {
+  ls "$top_srcdir"/tests/data/debian12/*.log
+  for s in Linux OpenSSH Thunderbird Apache; do
+    echo "$top_srcdir/tests/data/loghub/$s/${s}_2k.log"
+  done
+}
+
+# library_capture_messages TOOL DB CAPTURE: the messages of one committed
+# capture as "PROGRAM<TAB>MESSAGE" lines, read by TOOL's syslog parser.
+# Thunderbird lines carry the collector's prefix ("- 1131566461 2005.11.09
+# dn228 ") before the syslog line, whose day of the month is not padded to
+# two characters ("Nov 9") as RFC 3164 wants ("Nov  9"); Apache's error
+# log has no syslog header, its lines are the messages of program httpd.
+library_capture_messages() {
+  case "$3" in
+    */Apache_2k.log) awk '{ print "httpd\t" $0 }' "$3" ;;
+    */Thunderbird_2k.log)
+      awk '{ print }' "$3" | sed -E 's/^[^ ]+ [0-9]+ [0-9.]+ [^ ]+ //; s/^([A-Z][a-z][a-z]) ([1-9]) /\1  \2 /' |
+        "$1" match -p "$2" -f - -T '${PROGRAM}\t${MESSAGE}\n' ;;
+    *) awk '{ print }' "$3" | "$1" match -p "$2" -f - -T '${PROGRAM}\t${MESSAGE}\n' ;;
+  esac
+}
+
+# library_capture_pairs TOOL DB OUT: the messages of every committed capture
+# (library_capture_messages) in one file.
+library_capture_pairs() {
+  local f
+  : >"$3"
+  for f in $(library_captures); do
+    library_capture_messages "$1" "$2" "$f" >>"$3"
+  done
+}
