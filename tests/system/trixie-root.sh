@@ -113,12 +113,23 @@ install_packages() {
 }
 
 # The files of this tree that git tracks or would track (not ignored), as they are in the working tree.
+# A file deleted from the tree since the last copy is deleted from the copy
+# too (the list of copied files is kept beside the copy); generated files
+# (configure, build-trixie) stay.
 copy_tracked_tree() {
-  local dest=$root/root/patterndb
+  local dest=$root/root/patterndb list
   mkdir -p "$dest"
+  list=$(mktemp)
   git -C "$top" ls-files -z --cached --others --exclude-standard |
-    (cd "$top" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
-    tar -C "$top" --null -T - -cf - | tar -C "$dest" -xf - || die "cannot copy the tree into $dest"
+    (cd "$top" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) >"$list"
+  if [ -f "$root/root/.patterndb-copied-files" ]; then
+    tr '\0' '\n' <"$root/root/.patterndb-copied-files" | sort >"$list.old"
+    tr '\0' '\n' <"$list" | sort | comm -23 "$list.old" - |
+      (cd "$dest" && while IFS= read -r gone; do rm -f -- "$gone"; done)
+    rm -f "$list.old"
+  fi
+  tar -C "$top" --null -T "$list" -cf - | tar -C "$dest" -xf - || { rm -f "$list"; die "cannot copy the tree into $dest"; }
+  mv "$list" "$root/root/.patterndb-copied-files"
 }
 
 [ -n "$fresh" ] && [ -e "$root" ] && { mountpoint -q "$root/proc" && die "$root is in use (mounted)"; rm -rf --one-file-system "$root"; }
