@@ -21,15 +21,7 @@ import fnmatch
 import sys
 import xml.etree.ElementTree as ET
 
-
-def read_pairs(path):
-    pairs = set()
-    with open(path, encoding='utf-8', errors='replace') as f:
-        for line in f:
-            program, sep, message = line.rstrip('\n').partition('\t')
-            if sep:
-                pairs.add((program, message))
-    return pairs
+from capture_pairs import read_pairs
 
 
 def read_allowlist(path):

@@ -610,24 +610,33 @@ pdb_xml_scan_check(const gchar *buffer, gsize length, PdbXmlScanFacts *facts)
   return TRUE;
 }
 
+/* A scanner at the start of `buffer` that reports to `events`; the caller
+ * frees s->scratch when done. */
+static void
+scanner_start_events(Scanner *s, const gchar *buffer, gsize length, const PdbXmlScanEvents *events,
+                     gpointer user_data)
+{
+  xml_scan_init_tables();
+  s->buf = (const guchar *) buffer;
+  s->end = s->buf + length;
+  s->events = events;
+  s->user_data = user_data;
+  s->pos_ptr = s->buf;
+  s->line_start = s->buf;
+  s->line = 1;
+  s->column = 1;
+  s->scratch = g_string_sized_new(256);
+}
+
 void
 pdb_xml_scan_events(const gchar *buffer, gsize length, const PdbXmlScanFacts *facts,
                     const PdbXmlScanEvents *events, gpointer user_data)
 {
   Scanner s = { 0 };
 
-  xml_scan_init_tables();
-  s.buf = (const guchar *) buffer;
-  s.end = s.buf + length;
+  scanner_start_events(&s, buffer, length, events, user_data);
   s.ascii = facts->ascii;
   s.attrs_verbatim = facts->attrs_verbatim;
-  s.events = events;
-  s.user_data = user_data;
-  s.pos_ptr = s.buf;
-  s.line_start = s.buf;
-  s.line = 1;
-  s.column = 1;
-  s.scratch = g_string_sized_new(256);
   scan_document(&s);
   g_string_free(s.scratch, TRUE);
 }
@@ -639,19 +648,10 @@ pdb_xml_scan_check_and_report(const gchar *buffer, gsize length, const PdbXmlSca
   Scanner s = { 0 };
   gboolean inside;
 
-  xml_scan_init_tables();
-  s.buf = (const guchar *) buffer;
-  s.end = s.buf + length;
+  scanner_start_events(&s, buffer, length, events, user_data);
   s.check = TRUE;
   s.ascii = TRUE;
   s.attrs_verbatim = TRUE;
-  s.events = events;
-  s.user_data = user_data;
-  s.pos_ptr = s.buf;
-  s.line_start = s.buf;
-  s.line = 1;
-  s.column = 1;
-  s.scratch = g_string_sized_new(256);
   /* as pdb_xml_scan_check() */
   inside = s.end[0] == '\0' && scan_document(&s);
   g_string_free(s.scratch, TRUE);
