@@ -31,7 +31,7 @@ n_sent=0
 classify() {
   n_sent=$((n_sent + 1))
   send_syslog "$T/sock" sshd "Accepted password for $1 from 10.0.0.1 port 22 ssh2"
-  wait_lines "$T/out.log" "$n_sent" 30 || diag "line $n_sent ($1) did not arrive; daemon log: $(cat "$DAEMON_LOG")" >&2
+  wait_lines "$T/out.log" "$n_sent" 60 || diag "line $n_sent ($1) did not arrive within 60 s; out.log: $(cat "$T/out.log"); daemon log: $(cat "$DAEMON_LOG")" >&2
   tail -n 1 "$T/out.log"
 }
 count_log() { grep -c "$1" "$DAEMON_LOG"; }
@@ -48,8 +48,10 @@ if [ -n "$DAEMON_PID" ]; then
   check_eq "SIGHUP after the file changed: new rules" "r-v2 u2" "$(classify u2)"
   check_eq "the reload was logged" "1" "$(count_log 'pattern database reloaded')"
 
+  reloads=$(grep -c 'Configuration reload finished' "$DAEMON_LOG")
   env $DAEMON_ENV syslog-ng-ctl reload -c "$DAEMON_DIR/ctl" >/dev/null 2>&1
-  wait_for "[ \$(grep -c 'Configuration reload finished' '$DAEMON_LOG') -ge 2 ]" 20
+  wait_for "[ \$(grep -c 'Configuration reload finished' '$DAEMON_LOG') -gt $reloads ]" 60 \
+    || diag "syslog-ng-ctl reload did not finish within 60 s; daemon log: $(cat "$DAEMON_LOG")"
   check_eq "syslog-ng-ctl reload with the file unchanged: same rules" "r-v2 u3" "$(classify u3)"
   check_eq "an unchanged file is not re-read" "1" "$(count_log 'pattern database reloaded')"
 
