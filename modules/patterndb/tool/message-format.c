@@ -65,26 +65,29 @@ pdb_tool_message_format_values(PdbToolMessage *msg, GString *out)
   g_string_append_c(out, '\n');
 }
 
+/* The value of @name as a JSON string, or null when it is not set. */
+static void
+append_json_value_or_null(PdbToolMessage *msg, const gchar *name, GString *out)
+{
+  gssize len;
+  const gchar *v = pdb_tool_message_get(msg, name, &len);
+
+  if (v)
+    pdb_json_append_string(out, v, len);
+  else
+    g_string_append(out, "null");
+}
+
 void
 pdb_tool_message_format_json(PdbToolMessage *msg, GString *out)
 {
-  gssize len;
-  const gchar *v;
   gboolean first = TRUE;
 
   pdb_tool_message_sort_set(msg);
   g_string_append(out, "{\"class\":");
-  v = pdb_tool_message_get(msg, ".classifier.class", &len);
-  if (v)
-    pdb_json_append_string(out, v, len);
-  else
-    g_string_append(out, "null");
+  append_json_value_or_null(msg, ".classifier.class", out);
   g_string_append(out, ",\"rule_id\":");
-  v = pdb_tool_message_get(msg, ".classifier.rule_id", &len);
-  if (v)
-    pdb_json_append_string(out, v, len);
-  else
-    g_string_append(out, "null");
+  append_json_value_or_null(msg, ".classifier.rule_id", out);
   g_string_append(out, ",\"tags\":[");
   for (guint i = 0; i < msg->set_tags.len; i++)
     {
