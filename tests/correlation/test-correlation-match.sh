@@ -7,7 +7,8 @@
 # create-context (3.38: the created context lives for the creating rule's
 # context-timeout, its key comes from the seed message, its id from the
 # triggering messages, and the seed gets no .classifier.context_id), and
-# the order of the name-value pairs (names registered as the file is read).
+# the order of the name-value pairs (names registered as the file is read),
+# and $(names)/$(values) over a generated message (its own names).
 #
 # Each database is run through `patterndb match -f`; the output must equal
 # the golden file (made with Debian's pdbtool 3.38 on the same input) and,
@@ -28,7 +29,7 @@ have_pdbtool=0
 [ -x "$PDBTOOL" ] && pdbtool_is_reference && have_pdbtool=1
 
 # name:exit status (pdbtool's: 1 when the last line matches no rule)
-for entry in corr:0 inherit:0 create:1 order:0; do
+for entry in corr:0 inherit:0 create:1 order:0 names:0; do
   name=${entry%%:*}
   want_rc=${entry#*:}
   "$PATTERNDB" match -p "$D/$name.xml" -f "$D/$name.messages" > "$T/$name.out" 2> "$T/$name.err"
@@ -96,6 +97,10 @@ check "create-context, inherit-mode none under a global rule: no scope fields in
   test "$seedto" = "HOST= MESSAGE=to  ctx= len=2 m1=seed  PROGRAM= PID= "
 check "create-context: the id is expanded over the trigger, so join finds the seed" \
   grep -qx 'MESSAGE=J len=3 m1=join m2=seed' "$T/create.out"
+check "\$(names) in an action message lists the generated message's names (3.38: no LEGACY_MSGHDR)" \
+  grep -qx 'MESSAGE=M \[.classifier.class,.classifier.context_id,.classifier.rule_id,HOST,MESSAGE,N0,PID,PROGRAM,V,n\] .*' "$T/names.out"
+check "\$(names) in a message without inherited properties: only the scope fields" \
+  grep -qx 'MESSAGE=F \[HOST,PID,PROGRAM\]' "$T/names.out"
 check_eq "create-context: an existing key is replaced, not extended (two contexts of one seed each)" 2 \
   "$(grep -c -x -E 'MESSAGE=T len=2 m1=seed (a|b) m2=' "$T/create.out")"
 check "order: context-id names (rid) come before <value> names (step)" \

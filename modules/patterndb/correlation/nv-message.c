@@ -13,6 +13,7 @@
  * under its own lock, and a host shares one only after it is finished.
  */
 #include "correlation/nv-message.h"
+#include "db/template.h"
 
 #include <string.h>
 
@@ -36,6 +37,7 @@ struct _PdbNvMessage
   gboolean has_stamp;
   gint pri;         /* -1: none */
   gchar pri_text[12]; /* "PRI" as ops.get answers it */
+  GString *names_text; /* PDB_TEMPLATE_VALUE_NAMES as ops.get answers it; NULL until asked */
 };
 
 PdbNvMessage *
@@ -65,6 +67,8 @@ pdb_nv_message_unref(PdbNvMessage *msg)
     return;
   g_array_free(msg->values, TRUE);
   g_string_free(msg->text, TRUE);
+  if (msg->names_text)
+    g_string_free(msg->names_text, TRUE);
   g_ptr_array_free(msg->tags, TRUE);
   g_free(msg);
 }
@@ -251,12 +255,33 @@ pdb_nv_message_get_tags(PdbNvMessage *msg)
 
 /* ---- adapters ---- */
 
+/* Every set name, each followed by a NUL ($(names), $(values)). */
+static const gchar *
+value_names(PdbNvMessage *self, gssize *length)
+{
+  if (!self->names_text)
+    self->names_text = g_string_new(NULL);
+  g_string_truncate(self->names_text, 0);
+  for (guint i = 0; i < self->values->len; i++)
+    {
+      const NvPair *p = &g_array_index(self->values, NvPair, i);
+
+      g_string_append_len(self->names_text, self->text->str + p->name, p->name_len);
+      g_string_append_c(self->names_text, '\0');
+    }
+  if (length)
+    *length = self->names_text->len;
+  return self->names_text->str;
+}
+
 static const gchar *
 ops_get(gpointer msg, const gchar *name, gssize *length)
 {
   PdbNvMessage *self = msg;
   const gchar *v = pdb_nv_message_get(msg, name, length);
 
+  if (G_UNLIKELY(!v) && name[0] == PDB_TEMPLATE_VALUE_NAMES[0] && strcmp(name, PDB_TEMPLATE_VALUE_NAMES) == 0)
+    return value_names(self, length);
   if (!v && self->pri >= 0 && strcmp(name, "PRI") == 0)
     {
       g_snprintf(self->pri_text, sizeof(self->pri_text), "%d", self->pri);
