@@ -43,10 +43,12 @@ library_test_ok() {
 # library_coverage TOOL DB LOG OUT: classifies LOG and writes OUT, one line
 # per program: "program matched total", then a last line "ALL matched
 # total". The program is the one the tool's syslog parser reads (postfix/*
-# and the like stay separate).
+# and the like stay separate). Lines with an empty message (no rule can
+# classify them, in syslog-ng too) count under "(empty-message)", not
+# under their program.
 library_coverage() {
-  "$1" match -p "$2" -f "$3" -T '${PROGRAM}	${.classifier.class}\n' 2>/dev/null |
-    awk -F'\t' '{ p = ($1 == "" ? "(none)" : $1); t[p]++; T++
+  "$1" match -p "$2" -f "$3" -T '${PROGRAM}	${.classifier.class}	${MESSAGE}\n' 2>/dev/null |
+    awk -F'\t' '{ p = ($1 == "" ? "(none)" : $1); if ($3 == "") p = "(empty-message)"; t[p]++; T++
                   if ($2 != "" && $2 != "unknown") { m[p]++; M++ } }
                 END { for (p in t) printf "%s %d %d\n", p, m[p], t[p]
                       printf "ALL %d %d\n", M, T }' | sort >"$4"

@@ -55,6 +55,7 @@ report() {
   while read -r prog m t; do
     [ "$prog" = ALL ] && continue
     diag "  $prog: $m/$t ($(pct "$m" "$t")%)"
+    [ "$prog" = "(empty-message)" ] && continue
     if [ -n "$min" ] && [ "$min" != - ] && [ $((m * 100)) -lt $((t * min)) ]; then low="$low $prog"; fi
   done <"$out"
   if [ -n "$min" ] && [ "$min" != - ]; then
@@ -89,11 +90,13 @@ library_unknown "$TOOL" "$DB" "$log" | head -20 | while IFS= read -r l; do diag 
 
 # Capture e (made to find real examples for older rules: sshd at VERBOSE
 # and DEBUG1, BIND 9, xinetd and netkit ftpd, postfix's delivery agents):
-# the overall bar only; ftpd's PAM lines (pam_ftp under program ftpd, which
-# has its own ruleset) and a few single lines are still unknown.
+# the same bars. Its two empty dhclient messages count under
+# "(empty-message)", not under dhclient (syslog-ng classifies no empty
+# message). Before the rules for ftpd's PAM lines (ftpd joined the PAM
+# program set), BIND, xinetd and the sshd VERBOSE/DEBUG1 lines: 57%.
 log="$top_srcdir/tests/data/debian12/syslog-e.log"
 if [ -s "$log" ]; then ok "capture syslog-e.log present"; else not_ok "capture syslog-e.log present"; fi
-report "debian12 syslog-e.log" "$log" ""
+report "debian12 syslog-e.log" "$log" 90
 library_unknown "$TOOL" "$DB" "$log" | head -10 | while IFS= read -r l; do diag "unknown: $l"; done
 
 report "kernel ring buffer kernel-dmesg.log" "$top_srcdir/tests/data/debian12/kernel-dmesg.log" 90
@@ -124,6 +127,10 @@ Dec  4 10:00:14 deb12 systemd[1]: capfail.service: jack and jill went up the hil
 Dec  4 10:00:15 deb12 systemd-logind[110]: The system will dance now!
 Dec  4 10:00:16 deb12 rsyslogd: [origin software="rsyslogd" swVersion="8.2302.0" x-pid="1" x-info="https://www.rsyslog.com"] tea for two
 Dec  4 10:00:17 deb12 exim4[111]: Starting the car: vroom
+Dec  4 10:00:18 deb12 ftpd[112]: connections from the cat are refused
+Dec  4 10:00:19 deb12 login[113]: pam_mail(login:session): the cat sat on the mat
+Dec  4 10:00:20 deb12 postfix/virtual[114]: warning: the cat sat on the mat
+Dec  4 10:00:21 deb12 kernel: eth0: entered the kitchen for allmulticast mode
 LOG
 "$TOOL" match -p "$DB" -f "$TEST_TMPDIR/madeup.log" -T '${.classifier.class}\n' >"$TEST_TMPDIR/madeup.cls" 2>/dev/null
 n=0
