@@ -7,13 +7,14 @@
 # on disk without a reload (the message-path check swaps the database on a
 # worker thread), stats-level(0) (totals only), dropped messages counted
 # as unknown and as dropped, unknown messages per program (several
-# connections in parallel, before and after reloads).
+# connections in parallel, before and after reloads; 60 programs at once,
+# their counters registered while other connections count).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/daemon.sh"
 e2e_setup
 
 T=$TEST_TMPDIR
-plan 20
+plan 22
 
 write_db() {   # write_db ID_OF_THE_SECOND_RULE
   cat >"$T/db.xml" <<XML
@@ -151,6 +152,29 @@ check_eq "unknown, dropped and unknown per program (app, kernel) went on across 
 check_eq "syslog-ng-ctl query get shows the unknown counters" \
   "parser.p_pdb.unknown,program=app.processed=280 parser.p_pdb.unknown,program=kernel.processed=160 parser.p_pdb.unknown.processed=440" \
   "$(syslog_ng_ctl query get 'parser.p_pdb.unknown*' | grep processed | sort | tr '\n' ' ' | sed 's/ $//')"
+# four connections at once, unknown messages of 60 programs interleaved
+# (program pK gets K+1 from each connection), a login each at the end:
+# every program's first message registers its counter while the other
+# connections count into the ones already there
+python3 - "$T/sock" <<'PY'
+import socket, sys, threading
+def conn(k):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    lines = [f"p{p}\tnothing {k} {r}" for r in range(60) for p in range(60) if r <= p]
+    lines.append(f"app\tlogin many{k}: ok")
+    s.sendall(("\n".join(lines) + "\n").encode())
+    s.close()
+threads = [threading.Thread(target=conn, args=(k,)) for k in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+PY
+wait_lines "$T/out.log" 1414 30
+sleep 0.5
+want=$(for p in $(seq 0 59); do printf 'p%d=%d ' "$p" $((4 * (p + 1))); done)
+got=$(for p in $(seq 0 59); do printf 'p%d=%s ' "$p" "$(stat "unknown,program=p$p")"; done)
+check_eq "unknown per program: 60 programs from four parallel connections, every count exact" "$want" "$got"
+check_eq "unknown went on by the 7,320 of them" 7760 "$(stat unknown)"
 syslog_ng_ctl stats | grep '^parser;p_pdb' | sed 's/^/# /'
 errors=$(grep -i 'error\|assert' "$DAEMON_LOG" | grep -v werror)
 check_eq "the daemon log has no error" "" "$errors"

@@ -8,22 +8,30 @@
 #include <string.h>
 
 #define MAX_CACHED_PROGRAMS 1024
+#define TABLE_SIZE (2 * MAX_CACHED_PROGRAMS)   /* a power of two; never more than half full */
 #define INSTANCE_PREFIX "unknown,program="
 #define INSTANCE_SIZE 256
 
+/* Immutable once published, but for `counter`, which close() turns NULL. */
 typedef struct
 {
+  guint hash;
+  gchar *program;
   StatsCluster *handle;           /* NULL: syslog-ng refused it (max-dynamics) */
-  StatsCounterItem *counter;
+  gpointer counter;               /* StatsCounterItem *, read and cleared atomically */
 } PdbSngCachedCounter;
 
 struct _PdbSngProgramCounters
 {
   gchar *parser_id;
   gint level;
-  GMutex lock;                    /* guards the two below */
-  GHashTable *by_program;         /* program -> PdbSngCachedCounter */
-  gboolean closed;
+  /* open addressing, linear probing; a slot goes from NULL to its entry
+   * once (published with an atomic store after the entry is complete) and
+   * stays until free(): readers probe without a lock */
+  gpointer slots[TABLE_SIZE];
+  GMutex lock;                    /* serialises inserting and closing */
+  guint n_cached;                 /* under the lock */
+  gint closed;                    /* atomic; set once, under the lock */
 };
 
 PdbSngProgramCounters *
@@ -34,27 +42,71 @@ pdb_sng_program_counters_new(const gchar *parser_id, gint level)
   self->parser_id = g_strdup(parser_id);
   self->level = level;
   g_mutex_init(&self->lock);
-  self->by_program = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   return self;
 }
 
-/* The cached counter of @program, made if there is room; the caller holds
- * the table's lock. */
-static PdbSngCachedCounter *
-pdb_sng_program_counters_lookup(PdbSngProgramCounters *self, const gchar *program, const gchar *instance)
+static guint
+program_hash(const gchar *program)
 {
-  PdbSngCachedCounter *cached = g_hash_table_lookup(self->by_program, program);
+  guint32 h = 2166136261u;
 
-  if (cached || self->closed || g_hash_table_size(self->by_program) >= MAX_CACHED_PROGRAMS)
-    return cached;
+  for (const guchar *p = (const guchar *) program; *p; p++)
+    h = (h ^ *p) * 16777619u;
+  return h;
+}
 
-  StatsClusterKey key;
-  cached = g_new0(PdbSngCachedCounter, 1);
-  pdb_sng_stats_legacy_key(&key, SCS_PARSER, self->parser_id, instance);
-  stats_lock();
-  cached->handle = stats_register_dynamic_counter(self->level, &key, SC_TYPE_PROCESSED, &cached->counter);
-  stats_unlock();
-  g_hash_table_insert(self->by_program, g_strdup(program), cached);
+/* The published entry of @program, or NULL with *free_slot set to the
+ * empty slot its probe ended at. */
+static PdbSngCachedCounter *
+pdb_sng_program_counters_find(PdbSngProgramCounters *self, const gchar *program, guint hash, guint *free_slot)
+{
+  for (guint i = 0; i < TABLE_SIZE; i++)
+    {
+      guint slot = (hash + i) & (TABLE_SIZE - 1);
+      PdbSngCachedCounter *cached = g_atomic_pointer_get(&self->slots[slot]);
+
+      if (!cached)
+        {
+          *free_slot = slot;
+          return NULL;
+        }
+      if (cached->hash == hash && strcmp(cached->program, program) == 0)
+        return cached;
+    }
+  *free_slot = TABLE_SIZE;   /* unreachable: the table is at most half full */
+  return NULL;
+}
+
+/* Registers and publishes the counter of @program, unless another thread
+ * did, the table is full or the counters are closed (then NULL). */
+static PdbSngCachedCounter *
+pdb_sng_program_counters_insert(PdbSngProgramCounters *self, const gchar *program, guint hash, const gchar *instance)
+{
+  PdbSngCachedCounter *cached = NULL;
+  guint slot;
+
+  g_mutex_lock(&self->lock);
+  if (!g_atomic_int_get(&self->closed))
+    {
+      cached = pdb_sng_program_counters_find(self, program, hash, &slot);
+      if (!cached && self->n_cached < MAX_CACHED_PROGRAMS && slot < TABLE_SIZE)
+        {
+          StatsClusterKey key;
+          StatsCounterItem *counter = NULL;
+
+          cached = g_new0(PdbSngCachedCounter, 1);
+          cached->hash = hash;
+          cached->program = g_strdup(program);
+          pdb_sng_stats_legacy_key(&key, SCS_PARSER, self->parser_id, instance);
+          stats_lock();
+          cached->handle = stats_register_dynamic_counter(self->level, &key, SC_TYPE_PROCESSED, &counter);
+          stats_unlock();
+          cached->counter = counter;
+          self->n_cached++;
+          g_atomic_pointer_set(&self->slots[slot], cached);
+        }
+    }
+  g_mutex_unlock(&self->lock);
   return cached;
 }
 
@@ -72,28 +124,27 @@ pdb_sng_program_counters_inc(PdbSngProgramCounters *self, const gchar *program, 
     memcpy(instance + prefix, program, kept);
   instance[prefix + kept] = '\0';
 
-  g_mutex_lock(&self->lock);
-  PdbSngCachedCounter *cached = pdb_sng_program_counters_lookup(self, instance + prefix, instance);
-  if (cached)
+  if (!g_atomic_int_get(&self->closed))
     {
-      if (cached->counter)
-        stats_counter_inc(cached->counter);
-      g_mutex_unlock(&self->lock);
-      return;
+      const gchar *name = instance + prefix;
+      guint hash = program_hash(name);
+      guint slot;
+      PdbSngCachedCounter *cached = pdb_sng_program_counters_find(self, name, hash, &slot);
+
+      if (!cached)
+        cached = pdb_sng_program_counters_insert(self, name, hash, instance);
+      /* a counter closed after this read still counts into the same
+       * registry entry (syslog-ng keeps it until it prunes it) */
+      StatsCounterItem *counter = cached ? g_atomic_pointer_get(&cached->counter) : NULL;
+      if (counter)
+        {
+          stats_counter_inc(counter);
+          return;
+        }
+      if (cached && !cached->handle)
+        return;   /* refused by max-dynamics: the slow way would be refused too */
     }
-  g_mutex_unlock(&self->lock);
   pdb_sng_parser_dynamic_counter_inc(self->level, self->parser_id, instance);
-}
-
-static void
-pdb_sng_cached_counter_unregister(gpointer program, gpointer value, gpointer user_data)
-{
-  PdbSngCachedCounter *cached = value;
-
-  (void) program;
-  (void) user_data;
-  if (cached->handle && cached->counter)
-    stats_unregister_dynamic_counter(cached->handle, SC_TYPE_PROCESSED, &cached->counter);
 }
 
 void
@@ -102,13 +153,22 @@ pdb_sng_program_counters_close(PdbSngProgramCounters *self)
   if (!self)
     return;
   g_mutex_lock(&self->lock);
-  if (!self->closed)
+  if (!g_atomic_int_get(&self->closed))
     {
+      g_atomic_int_set(&self->closed, TRUE);
       stats_lock();
-      g_hash_table_foreach(self->by_program, pdb_sng_cached_counter_unregister, NULL);
+      for (guint i = 0; i < TABLE_SIZE; i++)
+        {
+          PdbSngCachedCounter *cached = self->slots[i];
+          StatsCounterItem *counter = cached ? g_atomic_pointer_get(&cached->counter) : NULL;
+
+          if (!counter)
+            continue;
+          g_atomic_pointer_set(&cached->counter, NULL);
+          if (cached->handle)
+            stats_unregister_dynamic_counter(cached->handle, SC_TYPE_PROCESSED, &counter);
+        }
       stats_unlock();
-      g_hash_table_remove_all(self->by_program);
-      self->closed = TRUE;
     }
   g_mutex_unlock(&self->lock);
 }
@@ -119,7 +179,16 @@ pdb_sng_program_counters_free(PdbSngProgramCounters *self)
   if (!self)
     return;
   pdb_sng_program_counters_close(self);
-  g_hash_table_destroy(self->by_program);
+  for (guint i = 0; i < TABLE_SIZE; i++)
+    {
+      PdbSngCachedCounter *cached = self->slots[i];
+
+      if (cached)
+        {
+          g_free(cached->program);
+          g_free(cached);
+        }
+    }
   g_mutex_clear(&self->lock);
   g_free(self->parser_id);
   g_free(self);

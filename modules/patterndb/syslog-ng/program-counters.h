@@ -5,12 +5,14 @@
  * parser;<id>;unknown,program=<program>;d;processed;N.
  *
  * The counters of the first MAX_CACHED_PROGRAMS programs stay registered
- * while the parser uses them and are found through a table of our own
- * under a lock of this parser's (not syslog-ng's global stats lock); any
- * other program, and every program after pdb_sng_program_counters_close(),
- * takes syslog-ng's own way (the stats lock and a registry lookup per
- * message). Either way the count goes to the same counter, which keeps its
- * value across reloads.
+ * while the parser uses them and are found through a table of our own that
+ * counting reads without a lock (a program's entry is published once, with
+ * an atomic store, and stays until the counters are freed); only a
+ * program's first message takes this parser's lock (not syslog-ng's global
+ * stats lock) to register its counter. Any other program, and every
+ * program after pdb_sng_program_counters_close(), takes syslog-ng's own
+ * way (the stats lock and a registry lookup per message). Either way the
+ * count goes to the same counter, which keeps its value across reloads.
  *
  * Invariant: the table's lock is taken before syslog-ng's stats lock,
  * never the other way round.
