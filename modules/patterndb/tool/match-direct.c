@@ -83,10 +83,36 @@ rule_allows_direct(const PdbRule *rule)
   for (guint i = 0; rule->values && i < rule->values->len; i++)
     if (mentions_classifier(((const PdbValueDef *) g_ptr_array_index(rule->values, i))->name))
       return FALSE;
-  for (guint i = 0; i < rule->n_patterns; i++)
-    if (mentions_classifier(rule->pattern_places[i].text))
-      return FALSE;
   return TRUE;
+}
+
+/* TRUE when a capture could write a classifier name: some name the
+ * database mentions (every capture name of every rule and program pattern
+ * is one, db/name-registry.h) has ".classifier." in it; without a
+ * registry, every pattern's text is searched. */
+static gboolean
+captures_may_write_classifier(const PdbDatabase *db, const GPtrArray *rules)
+{
+  const PdbNameRegistry *registry = pdb_database_get_name_registry(db);
+
+  if (registry)
+    {
+      const GPtrArray *names = pdb_name_registry_get_names(registry);
+
+      for (guint i = 0; names && i < names->len; i++)
+        if (mentions_classifier(g_ptr_array_index(names, i)))
+          return TRUE;
+      return FALSE;
+    }
+  for (guint r = 0; rules && r < rules->len; r++)
+    {
+      const PdbRule *rule = g_ptr_array_index(rules, r);
+
+      for (guint i = 0; i < rule->n_patterns; i++)
+        if (mentions_classifier(rule->pattern_places[i].text))
+          return TRUE;
+    }
+  return FALSE;
 }
 
 /* Cuts @text into pieces; FALSE when it holds anything but plain
@@ -247,6 +273,8 @@ pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar
   for (guint i = 0; rules && i < rules->len; i++)
     if (!rule_allows_direct(g_ptr_array_index(rules, i)))
       return NULL;
+  if (captures_may_write_classifier(db, rules))
+    return NULL;
   for (guint r = 0; rulesets && r < rulesets->len; r++)
     {
       const PdbRuleset *rs = g_ptr_array_index(rulesets, r);
