@@ -69,12 +69,14 @@ def run_daemon(tmp, name, inp, lines, modules, db, level):
         argv.append("--module-path=" + modules)
     with open(os.path.join(d, "stderr.txt"), "wb") as err:
         p = subprocess.Popen(argv, stdout=err, stderr=err)
-        t0 = time.time()
+        t_grew = time.time()
         seen = 0
-        while time.time() - t0 < 900 and p.poll() is None:
+        while time.time() - t_grew < 120 and p.poll() is None:   # gives up after 2 min without output
             if os.path.exists(out):
                 with open(out, "rb") as f:
-                    seen = f.read().count(b"\n")
+                    now_seen = f.read().count(b"\n")
+                if now_seen > seen:
+                    seen, t_grew = now_seen, time.time()
                 if seen >= lines:
                     break
             time.sleep(0.5)
@@ -84,6 +86,11 @@ def run_daemon(tmp, name, inp, lines, modules, db, level):
     if seen < lines or not os.path.exists(cg):
         sys.exit("counter-cost: %s: %d of %d lines (log: %s)" % (name, seen, lines, os.path.join(d, "stderr.txt")))
     return cg
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(1 for _ in f)
 
 
 def inclusive(cg, function):
@@ -113,8 +120,12 @@ def main():
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         sys.exit("counter-cost: valgrind is not installed")
     data = os.path.join(args.workdir, "data")
-    wdir = next((os.path.join(data, n) for n in sorted(os.listdir(data))
-                 if n.startswith(args.workload + "-") and n[len(args.workload) + 1:].isdigit()), None)
+    # the longest generated stream of the workload (its directories end in their line count)
+    sizes = [int(n[len(args.workload) + 1:]) for n in os.listdir(data)
+             if n.startswith(args.workload + "-") and n[len(args.workload) + 1:].isdigit()]
+    wdir = os.path.join(data, "%s-%d" % (args.workload, max(sizes))) if sizes else None
+    if wdir and count_lines(os.path.join(wdir, "input.log")) < args.lines:
+        sys.exit("counter-cost: %s has fewer than %d lines" % (wdir, args.lines))
     if not wdir:
         sys.exit("counter-cost: no generated workload %s under %s (run make bench-counters first)"
                  % (args.workload, data))
