@@ -58,14 +58,13 @@ syslog_ng_ctl() { syslog-ng-ctl "$@" -c "$DAEMON_DIR/ctl"; }
 
 # four connections at once: each sends 250 logins, 100 denials, 50 unknown
 # of program app and 25 of program kernel (no ruleset), then
-# UNKNOWN_APP more unknown of app, UNKNOWN_KERNEL of kernel and one login
+# UNKNOWN_APP more unknown of app, UNKNOWN_KERNEL of kernel, PROGRAMS
+# programs' unknown messages (see mix()) and one login
 send_mix() {
-  python3 - "$T/sock" "${1:-400}" "${2:-0}" "${3:-0}" <<'PY'
+  python3 - "$T/sock" "${1:-400}" "${2:-0}" "${3:-0}" "${4:-0}" <<'PY'
 import socket, sys, threading
-n, more_app, more_kernel = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-def conn(k):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(sys.argv[1])
+n, more_app, more_kernel, programs = (int(a) for a in sys.argv[2:6])
+def mix(k):
     lines = []
     for i in range(n):
         if i % 8 == 7:
@@ -78,9 +77,15 @@ def conn(k):
             lines.append(f"kernel\tusb {k}-{i}: new device")
     lines += [f"app\tnot a rule {k} {i}" for i in range(more_app)]
     lines += [f"kernel\tnot a rule either {k} {i}" for i in range(more_kernel)]
-    if more_app or more_kernel:
+    # program pP gets P+1 unknown messages, interleaved with the others'
+    lines += [f"p{p}\tnothing {k} {r}" for r in range(programs) for p in range(programs) if r <= p]
+    if more_app or more_kernel or programs:
         lines.append(f"app\tlogin late{k}: ok")
-    s.sendall(("\n".join(lines) + "\n").encode())
+    return lines
+def conn(k):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    s.sendall(("\n".join(mix(k)) + "\n").encode())
     s.close()
 threads = [threading.Thread(target=conn, args=(k,)) for k in range(4)]
 for t in threads: t.start()
@@ -156,19 +161,7 @@ check_eq "syslog-ng-ctl query get shows the unknown counters" \
 # (program pK gets K+1 from each connection), a login each at the end:
 # every program's first message registers its counter while the other
 # connections count into the ones already there
-python3 - "$T/sock" <<'PY'
-import socket, sys, threading
-def conn(k):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(sys.argv[1])
-    lines = [f"p{p}\tnothing {k} {r}" for r in range(60) for p in range(60) if r <= p]
-    lines.append(f"app\tlogin many{k}: ok")
-    s.sendall(("\n".join(lines) + "\n").encode())
-    s.close()
-threads = [threading.Thread(target=conn, args=(k,)) for k in range(4)]
-for t in threads: t.start()
-for t in threads: t.join()
-PY
+send_mix 0 0 0 60
 wait_lines "$T/out.log" 1414 30
 sleep 0.5
 want=$(for p in $(seq 0 59); do printf 'p%d=%d ' "$p" $((4 * (p + 1))); done)
