@@ -8,6 +8,8 @@
  * - The region lives while any of its trees does: freeing the trees one by
  *   one in a scrambled order leaves the others working (ASan checks the
  *   memory in the sanitizer build).
+ * - On two threads (pdb_radix_freeze_together_on()) the trees are cut into
+ *   two runs, each in a region of its own, with the same records.
  * - Small trees are not worth a region: their blobs are malloc()ed.
  */
 #include "test-engine.h"
@@ -84,9 +86,14 @@ expect_same_answers(const PdbRadix *alone, const PdbRadix *together, gint t)
     }
 }
 
-Test(radix_region, frozen_together_answers_like_alone)
+/* Freezes N_TREES big trees together on @threads threads and compares
+ * them with the same trees frozen alone; returns where the run that has a
+ * region of its own starts (0: one region for all). */
+static gint
+check_frozen_together(guint threads)
 {
   PdbRadix *alone[N_TREES], *together[N_TREES];
+  gint second_run = 0;
 
   for (gint t = 0; t < N_TREES; t++)
     {
@@ -100,20 +107,26 @@ Test(radix_region, frozen_together_answers_like_alone)
   for (gint t = 0; t < N_TREES; t++)
     bound += together[t]->blob_bound;
   cr_assert_geq(bound, REGION_MIN, "the test needs trees big enough for a region");
-  pdb_radix_freeze_together_above(together, N_TREES, REGION_MIN);
+  pdb_radix_freeze_together_above(together, N_TREES, REGION_MIN, threads);
 
   cr_assert_not_null(together[0]->region, "trees this big share a region");
   cr_expect_eq((gsize) together[0]->blob % (2 * 1024 * 1024), 0, "the region starts on a 2 MiB boundary");
   for (gint t = 0; t < N_TREES; t++)
     {
       cr_expect(together[t]->frozen);
-      cr_expect_eq(together[t]->region, together[0]->region, "tree %d", t);
+      cr_assert_not_null(together[t]->region, "tree %d", t);
+      if (t && together[t]->region != together[t - 1]->region)
+        {
+          cr_expect_eq(second_run, 0, "at most two regions (tree %d)", t);
+          second_run = t;
+          cr_expect_eq((gsize) together[t]->blob % (2 * 1024 * 1024), 0, "tree %d starts a region", t);
+        }
+      else if (t)
+        cr_expect_geq(together[t]->blob, together[t - 1]->blob + together[t - 1]->blob_size,
+                      "tree %d starts after tree %d ends", t, t - 1);
       cr_expect_eq(together[t]->blob_size, alone[t]->blob_size, "tree %d: same records", t);
       cr_expect(memcmp(together[t]->blob, alone[t]->blob, alone[t]->blob_size) == 0,
                 "tree %d: byte for byte the same records", t);
-      if (t)
-        cr_expect_geq(together[t]->blob, together[t - 1]->blob + together[t - 1]->blob_size,
-                      "tree %d starts after tree %d ends", t, t - 1);
       expect_same_answers(alone[t], together[t], t);
     }
 
@@ -129,6 +142,19 @@ Test(radix_region, frozen_together_answers_like_alone)
     }
   for (gint t = 0; t < N_TREES; t++)
     pdb_radix_free(alone[t]);
+  return second_run;
+}
+
+Test(radix_region, frozen_together_answers_like_alone)
+{
+  cr_expect_eq(check_frozen_together(1), 0, "one thread: one region");
+}
+
+/* Two threads: two runs of about equal size (the trees are alike: 3 and 3),
+ * each in a region of its own, every record the same. */
+Test(radix_region, frozen_on_two_threads_answers_like_alone)
+{
+  cr_expect_eq(check_frozen_together(2), N_TREES / 2, "two threads: the second run starts half-way");
 }
 
 Test(radix_region, small_trees_use_malloc)
@@ -168,7 +194,7 @@ Test(radix_region, below_the_threshold_no_region)
   fill(reference, 2);
   cr_assert_lt(tree->blob_bound, PDB_BLOB_REGION_MIN);
   pdb_radix_freeze(tree);
-  pdb_radix_freeze_together_above(&reference, 1, 1);
+  pdb_radix_freeze_together_above(&reference, 1, 1, 1);
   cr_expect_null(tree->region, "below PDB_BLOB_REGION_MIN the blob is malloc()ed");
   cr_expect_not_null(reference->region, "with a threshold of 1 byte even one tree gets a region");
   expect_same_answers(reference, tree, 2);

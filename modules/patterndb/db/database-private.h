@@ -40,6 +40,8 @@ struct _PdbDatabase
   gchar *capture_prefix;   /* PdbLoadOptions.capture_prefix, or NULL */
   PdbNameRegistry *names; /* when loaded with record_names, else NULL (name-registry.h) */
   GStringChunk *strings;   /* the rules' strings (rule.c): freed with the database only */
+  struct _PdbInsertWorker *insert_worker; /* while loading a big file on two threads, else
+                                             NULL (insert-worker.h) */
 };
 
 /* Rules are allocated this many at a time (pdb_database_new_rule). */
@@ -67,6 +69,16 @@ const gchar *pdb_database_store(PdbDatabase *db, const gchar *text, gssize lengt
 /* The same for strings that repeat (class names, tags, providers): equal
  * strings get one copy. */
 const gchar *pdb_database_intern(PdbDatabase *db, const gchar *text);
+
+/* How many threads loading may use (PdbLoadOptions.load_threads): 1 or 2. */
+guint pdb_database_load_threads(const PdbLoadOptions *options);
+/* Waits for the insert jobs queued so far (insert-worker.h), gives their
+ * warnings (held in @held when they are @file's) and settles the name
+ * registry; nothing without a worker. */
+void pdb_database_collect_inserts(PdbDatabase *db, const PdbLoadOptions *options, const gchar *file,
+                                  GPtrArray *held);
+/* Ends the worker thread, dropping what its jobs hold (a load that failed). */
+void pdb_database_stop_inserts(PdbDatabase *db);
 
 /* Emits a warning through @options (or stderr). */
 void pdb_database_warn(const PdbLoadOptions *options, const gchar *format, ...) G_GNUC_PRINTF(2, 3);

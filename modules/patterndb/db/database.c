@@ -71,6 +71,8 @@ pdb_database_unref(PdbDatabase *db)
   if (!db || !g_atomic_int_dec_and_test(&db->ref_count))
     return;
 
+  pdb_database_stop_inserts(db);
+
   if (db->rule_by_id)
     g_hash_table_unref(db->rule_by_id);
   g_hash_table_unref(db->program_by_pattern);
@@ -253,7 +255,7 @@ pdb_database_finish(PdbDatabase *db, const PdbLoadOptions *options)
   g_ptr_array_add(trees, db->programs);
   for (guint i = 0; i < db->rulesets->len; i++)
     g_ptr_array_add(trees, ((PdbRuleset *) g_ptr_array_index(db->rulesets, i))->messages);
-  pdb_radix_freeze_together((PdbRadix *const *) trees->pdata, trees->len);
+  pdb_radix_freeze_together_on((PdbRadix *const *) trees->pdata, trees->len, pdb_database_load_threads(options));
   g_ptr_array_free(trees, TRUE);
 }
 
@@ -475,6 +477,7 @@ validate_file(const gchar *file, const PdbLoadOptions *options, GError **error)
       gboolean loaded = pdb_loader_load_file(probe, file, options, PDB_LOADER_CHECK_FIRST, error)
                         == PDB_LOADER_LOADED;
 
+      pdb_database_collect_inserts(probe, options, NULL, NULL);
       pdb_database_unref(probe);
       if (!loaded)
         {
@@ -500,6 +503,8 @@ load_files_pass(const GPtrArray *files, const PdbLoadOptions *options, guint aga
 {
   PdbDatabase *db = pdb_database_new(options);
   gboolean ok = TRUE;
+  gboolean restarted = FALSE;
+
   for (guint i = 0; ok && i < files->len; i++)
     {
       const gchar *file = g_ptr_array_index(files, i);
@@ -508,16 +513,31 @@ load_files_pass(const GPtrArray *files, const PdbLoadOptions *options, guint aga
       if (again != G_MAXUINT)
         flags = PDB_LOADER_CHECK_FIRST | (i < again ? PDB_LOADER_QUIET : 0);
       if (options && options->validate_schema && (again == G_MAXUINT || i > again))
-        ok = validate_file(file, options, error);
+        {
+          /* the earlier files' warnings come before the check's */
+          pdb_database_collect_inserts(db, options, NULL, NULL);
+          ok = validate_file(file, options, error);
+        }
       if (!ok)
         break;
 
       PdbLoaderResult result = pdb_loader_load_file(db, file, options, flags, error);
       if (result == PDB_LOADER_RESTART)
-        *restart_at = i;
+        {
+          *restart_at = i;
+          restarted = TRUE;
+        }
       ok = result == PDB_LOADER_LOADED;
     }
 
+  /* the earlier files' warnings are given, those of a file that restarts
+   * are not the file's (held here and dropped) */
+  GPtrArray *dropped = g_ptr_array_new_with_free_func(g_free);
+  const gchar *restarting = restarted ? g_ptr_array_index(db->files, db->files->len - 1) : NULL;
+
+  pdb_database_collect_inserts(db, options, restarting, dropped);
+  g_ptr_array_unref(dropped);
+  pdb_database_stop_inserts(db);
   if (!ok)
     {
       pdb_database_unref(db);

@@ -64,6 +64,9 @@ typedef struct _PdbLoadOptions
   /* keep the names and tags the files mention, in the order 3.38 meets
    * them (pdb_database_get_name_registry()); the tool numbers values by it */
   gboolean record_names;
+  /* threads a load may use: 0, the default, two when the machine has two
+   * processors and a file is big (insert-worker.h); 1, one */
+  guint load_threads;
 } PdbLoadOptions;
 
 /*

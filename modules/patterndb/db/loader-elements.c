@@ -421,12 +421,6 @@ end_ruleset_pattern(PdbLoader *self, const gchar *pattern)
 }
 
 static void
-register_capture_name(const gchar *name, gpointer registry)
-{
-  pdb_name_registry_add_name(registry, name, -1);
-}
-
-static void
 end_ruleset(PdbLoader *self)
 {
   PendingRuleset *pending = self->ruleset;
@@ -446,34 +440,8 @@ end_ruleset(PdbLoader *self)
     g_ptr_array_add(target->urls, g_strdup(g_ptr_array_index(pending->urls, i)));
 
   for (guint i = 0; i < pending->rules->len; i++)
-    {
-      PdbRule *rule = g_ptr_array_index(pending->rules, i);
-
-      g_ptr_array_add(target->rules, rule);
-      for (guint p = 0; p < rule->n_patterns; p++)
-        {
-          const gchar *pattern = rule->pattern_places[p].text;
-          const PdbLocation *location = &rule->pattern_places[p].at;
-          GError *error = NULL;
-
-          /* the registry hears the names from the engine's parse; a
-           * pattern that fails is read again by the registry's own scan,
-           * which adds nothing it already holds */
-          if (!pdb_radix_insert_telling_names(target->messages, pattern, rule, location,
-                                              self->db->names ? register_capture_name : NULL,
-                                              self->db->names, &error))
-            {
-              pdb_name_registry_add_pattern(self->db->names, pattern);
-              PdbLocation where;
-              const gchar *explanation =
-                pdb_split_engine_location(error->message, location,
-                                          &rule->pattern_places[p].start, &where);
-
-              loader_warn(self, &where, "rule '%s': %s", rule->id, explanation);
-              g_error_free(error);
-            }
-        }
-    }
+    g_ptr_array_add(target->rules, g_ptr_array_index(pending->rules, i));
+  loader_insert_rules(self, target->messages, pending->rules);
 }
 
 void

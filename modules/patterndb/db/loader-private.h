@@ -155,6 +155,10 @@ void loader_text(PdbLoader *self, const gchar *text, gsize length, const PdbLoca
  * after it; @cdata: a CDATA section of @length bytes of content. */
 void loader_markup(PdbLoader *self, gboolean cdata, gsize length, const PdbLocation *end);
 
+/* The patterns of @rules (a ruleset that ended) into @tree: at once, or
+ * queued for the database's insert worker (insert-worker.h). */
+void loader_insert_rules(PdbLoader *self, PdbRadix *tree, GPtrArray *rules);
+
 /* ---- loader-grammar.c --------------------------------------------------- */
 
 /* Builds the grammar's index, once per process; before any lookup. */

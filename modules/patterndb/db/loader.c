@@ -21,6 +21,7 @@
  * Files larger than PDB_LOADER_MAX_FILE_SIZE are refused.
  */
 #include "db/loader-private.h"
+#include "db/insert-worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +69,8 @@ loader_warn(PdbLoader *self, const PdbLocation *location, const gchar *format, .
 {
   if (self->flags & PDB_LOADER_QUIET)
     return;
+  /* the patterns of earlier rulesets warn first, as when inserted at once */
+  pdb_database_collect_inserts(self->db, self->options, self->file, self->held_warnings);
 
   PdbLocation here = location ? *location : loader_error_location(self);
   va_list args;
@@ -293,6 +296,33 @@ loader_markup(PdbLoader *self, gboolean cdata, gsize length, const PdbLocation *
   open_piece(self, end, end);
 }
 
+/* ---- patterns into trees --------------------------------------------- */
+
+void
+loader_insert_rules(PdbLoader *self, PdbRadix *tree, GPtrArray *rules)
+{
+  gboolean quiet = (self->flags & PDB_LOADER_QUIET) != 0;
+
+  if (!self->db->insert_worker)
+    {
+      PdbInsertJob *job = pdb_insert_job_new(tree, rules, self->file, quiet, self->db->names);
+
+      pdb_insert_job_run(job);
+      pdb_insert_job_give_warnings(job, self->options, self->file, self->held_warnings);
+      pdb_insert_job_free(job);
+      return;
+    }
+
+  PdbNameRegistry *part = NULL;
+
+  if (self->db->names)
+    {
+      part = pdb_name_registry_new();
+      pdb_name_registry_add_part(self->db->names, part);
+    }
+  pdb_insert_worker_queue(self->db->insert_worker, pdb_insert_job_new(tree, rules, self->file, quiet, part));
+}
+
 /* ---- the file ---------------------------------------------------------- */
 
 /* Opens @path for reading after checking that it is a regular file within
@@ -377,6 +407,8 @@ pdb_loader_load_file(PdbDatabase *db, const gchar *path, const PdbLoadOptions *o
 
   gchar *file = g_strdup(path);
   g_ptr_array_add(db->files, file);
+  if (!db->insert_worker && size >= PDB_INSERT_WORKER_MIN_FILE && pdb_database_load_threads(options) > 1)
+    db->insert_worker = pdb_insert_worker_new();
 
   PdbLoader self = { 0 };
   self.db = db;

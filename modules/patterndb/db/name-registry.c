@@ -14,10 +14,20 @@ typedef struct
   GHashTable *seen;   /* the same strings, borrowed from @order */
 } OrderedSet;
 
+/* A name that waits in the queue (name NULL: the names of @part). */
+typedef struct
+{
+  PdbNameRegistry *part;
+  gchar *name;
+} QueuedName;
+
 struct _PdbNameRegistry
 {
   OrderedSet names;
   OrderedSet tags;
+  /* of QueuedName: from the first part added until the next settle, names
+   * wait here in the order they came; NULL while no part waits */
+  GArray *queued;
 };
 
 static void
@@ -71,11 +81,22 @@ pdb_name_registry_new(void)
   return registry;
 }
 
+static void
+queued_name_clear(gpointer p)
+{
+  QueuedName *queued = p;
+
+  pdb_name_registry_free(queued->part);
+  g_free(queued->name);
+}
+
 void
 pdb_name_registry_free(PdbNameRegistry *registry)
 {
   if (!registry)
     return;
+  if (registry->queued)
+    g_array_unref(registry->queued);
   ordered_set_clear(&registry->names);
   ordered_set_clear(&registry->tags);
   g_free(registry);
@@ -86,7 +107,47 @@ pdb_name_registry_add_name(PdbNameRegistry *registry, const gchar *name, gssize 
 {
   if (!registry)
     return;
+  if (registry->queued)
+    {
+      QueuedName queued = { NULL, length < 0 ? g_strdup(name) : g_strndup(name, length) };
+
+      g_array_append_val(registry->queued, queued);
+      return;
+    }
   ordered_set_add(&registry->names, name, length);
+}
+
+void
+pdb_name_registry_add_part(PdbNameRegistry *registry, PdbNameRegistry *part)
+{
+  QueuedName queued = { part, NULL };
+
+  if (!registry->queued)
+    {
+      registry->queued = g_array_new(FALSE, FALSE, sizeof(QueuedName));
+      g_array_set_clear_func(registry->queued, queued_name_clear);
+    }
+  g_array_append_val(registry->queued, queued);
+}
+
+void
+pdb_name_registry_settle(PdbNameRegistry *registry)
+{
+  if (!registry || !registry->queued)
+    return;
+
+  GArray *queued = g_steal_pointer(&registry->queued);
+
+  for (guint i = 0; i < queued->len; i++)
+    {
+      const QueuedName *q = &g_array_index(queued, QueuedName, i);
+
+      if (q->name)
+        ordered_set_add(&registry->names, q->name, -1);
+      for (guint n = 0; q->part && n < q->part->names.order->len; n++)
+        ordered_set_add(&registry->names, g_ptr_array_index(q->part->names.order, n), -1);
+    }
+  g_array_unref(queued);
 }
 
 void
@@ -189,6 +250,7 @@ pdb_name_registry_add_filter(PdbNameRegistry *registry, const PdbFilterExpr *fil
 const GPtrArray *
 pdb_name_registry_get_names(const PdbNameRegistry *registry)
 {
+  g_assert(!registry->queued);
   return registry->names.order;
 }
 

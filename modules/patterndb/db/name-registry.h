@@ -48,7 +48,18 @@ void pdb_name_registry_add_template(PdbNameRegistry *registry, const gchar *text
  * expression refers to, in the order it was written. */
 void pdb_name_registry_add_filter(PdbNameRegistry *registry, const struct _PdbFilterExpr *filter);
 
-/* The sequences (of const gchar*), in first-met order. */
+/*
+ * Names from a second thread (insert-worker.h): @part (owned from now on)
+ * stands in the name sequence here; it may still be filled (by one other
+ * thread, through @part only) until pdb_name_registry_settle(), and the
+ * names added to @registry after this call wait behind it. Settling,
+ * once every part is complete, puts the waiting names in their order.
+ * Tags do not wait (a part holds names only).
+ */
+void pdb_name_registry_add_part(PdbNameRegistry *registry, PdbNameRegistry *part);
+void pdb_name_registry_settle(PdbNameRegistry *registry);
+
+/* The sequences (of const gchar*), in first-met order (names: settled). */
 const GPtrArray *pdb_name_registry_get_names(const PdbNameRegistry *registry);
 const GPtrArray *pdb_name_registry_get_tags(const PdbNameRegistry *registry);
 

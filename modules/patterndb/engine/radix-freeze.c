@@ -337,27 +337,76 @@ pdb_radix_freeze(PdbRadix *r)
 void
 pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees)
 {
-  pdb_radix_freeze_together_above(trees, n_trees, PDB_BLOB_REGION_MIN);
+  pdb_radix_freeze_together_above(trees, n_trees, PDB_BLOB_REGION_MIN, 1);
 }
 
 void
-pdb_radix_freeze_together_above(PdbRadix *const *trees, guint n_trees, gsize region_min)
+pdb_radix_freeze_together_on(PdbRadix *const *trees, guint n_trees, guint threads)
+{
+  pdb_radix_freeze_together_above(trees, n_trees, PDB_BLOB_REGION_MIN, threads);
+}
+
+/* A run of trees frozen into one region (NULL: each into its own memory). */
+typedef struct
+{
+  PdbRadix *const *trees;
+  guint n_trees;
+  gsize bound;             /* the sum of their blob bounds, aligned */
+  gboolean own_region;
+} FreezeShare;
+
+static gsize
+_share_bound(PdbRadix *const *trees, guint n_trees)
 {
   gsize total = 0;
-  PdbBlobRegion *region = NULL;
 
   for (guint i = 0; i < n_trees; i++)
     total += trees[i]->frozen ? 0 : trees[i]->blob_bound + PDB_BLOB_REGION_ALIGN;
-  if (total >= region_min)
-    region = pdb_blob_region_new(total);
-  for (guint i = 0; i < n_trees; i++)
-    if (!trees[i]->frozen)
-      _freeze_one(trees[i], region);
+  return total;
+}
+
+static gpointer
+_freeze_share(gpointer data)
+{
+  const FreezeShare *share = data;
+  PdbBlobRegion *region = share->own_region ? pdb_blob_region_new(share->bound) : NULL;
+
+  for (guint i = 0; i < share->n_trees; i++)
+    if (!share->trees[i]->frozen)
+      _freeze_one(share->trees[i], region);
   if (region)
     {
       pdb_blob_region_trim(region);
       pdb_blob_region_unref(region);
     }
+  return NULL;
+}
+
+void
+pdb_radix_freeze_together_above(PdbRadix *const *trees, guint n_trees, gsize region_min, guint threads)
+{
+  gsize total = _share_bound(trees, n_trees);
+  FreezeShare whole = { trees, n_trees, total, total >= region_min };
+
+  if (threads < 2 || !whole.own_region || n_trees < 2)
+    {
+      _freeze_share(&whole);
+      return;
+    }
+
+  /* two runs of about equal bounds, each with a region of its own: the
+   * second on a thread of its own (trees share nothing while freezing) */
+  guint split = 1;
+  gsize first = trees[0]->frozen ? 0 : trees[0]->blob_bound + PDB_BLOB_REGION_ALIGN;
+
+  while (split < n_trees - 1 && first < total / 2)
+    first += _share_bound(trees + split++, 1);
+  FreezeShare head = { trees, split, first, TRUE };
+  FreezeShare tail = { trees + split, n_trees - split, total - first, TRUE };
+  GThread *thread = g_thread_new("pdb-freeze", _freeze_share, &tail);
+
+  _freeze_share(&head);
+  g_thread_join(thread);
 }
 
 void

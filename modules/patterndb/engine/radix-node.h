@@ -180,8 +180,9 @@ void pdb_blob_region_keep(PdbBlobRegion *region, const guchar *blob, gsize size)
 /* Unmaps the part no blob was put in. */
 void pdb_blob_region_trim(PdbBlobRegion *region);
 void pdb_blob_region_unref(PdbBlobRegion *region);
-/* pdb_radix_freeze_together() with another threshold for the region (tests). */
-void pdb_radix_freeze_together_above(PdbRadix *const *trees, guint n_trees, gsize region_min);
+/* pdb_radix_freeze_together_on() with another threshold for the region
+ * (tests). */
+void pdb_radix_freeze_together_above(PdbRadix *const *trees, guint n_trees, gsize region_min, guint threads);
 
 /* --- the build-time tree (radix-build.c); everything lives in the arena --- */
 typedef struct _PdbBuildNode PdbBuildNode;

@@ -149,6 +149,10 @@ void pdb_radix_freeze(PdbRadix *radix);
  */
 #define PDB_BLOB_REGION_MIN ((gsize) 8 * 1024 * 1024)
 void pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees);
+/* The same on up to @threads threads: with two or more, trees that need a
+ * shared block are cut into two runs of about equal size, each frozen into
+ * a block of its own, the second run on a thread of its own. */
+void pdb_radix_freeze_together_on(PdbRadix *const *trees, guint n_trees, guint threads);
 
 /*
  * Matches @input (a byte buffer: NULs and invalid UTF-8 allowed; at most

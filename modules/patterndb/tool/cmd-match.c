@@ -582,6 +582,8 @@ pdb_cmd_match(int argc, char **argv)
 
   for (guint w = 0; warnings && w < warnings->len; w++)
     fprintf(stderr, "patterndb: warning: -F: %s\n", (const gchar *) g_ptr_array_index(warnings, w));
+  /* one core against one core: --threads 1 loads on one thread too */
+  pdb_tool_set_load_threads(opt.threads == 1 ? 1 : 0);
   m.db = pdb_tool_load_database(opt.pdb ? opt.pdb : PDB_TOOL_DEFAULT_PDB, FALSE);
   if (!m.db)
     goto out;

@@ -75,6 +75,14 @@ pdb_tool_parse_options(int *argc, char ***argv, const gchar *parameter,
   return ok;
 }
 
+static guint tool_load_threads;
+
+void
+pdb_tool_set_load_threads(guint threads)
+{
+  tool_load_threads = threads;
+}
+
 PdbDatabase *
 pdb_tool_load_database(const gchar *path, gboolean validate_schema)
 {
@@ -83,6 +91,12 @@ pdb_tool_load_database(const gchar *path, gboolean validate_schema)
   PdbDatabase *db;
 
   options.validate_schema = validate_schema;
+  options.load_threads = tool_load_threads;
+  /* PATTERNDB_LOAD_THREADS=1: every command loads on one thread (tests
+   * compare the two ways; see patterndb(1)) */
+  const gchar *forced = g_getenv("PATTERNDB_LOAD_THREADS");
+  if (forced && *forced)
+    options.load_threads = (guint) g_ascii_strtoull(forced, NULL, 10);
   options.record_names = TRUE;
   db = pdb_database_load(path, &options, &error);
   if (db)

@@ -36,6 +36,9 @@ gboolean pdb_tool_parse_options(int *argc, char ***argv, const gchar *parameter,
  * returns NULL.
  */
 PdbDatabase *pdb_tool_load_database(const gchar *path, gboolean validate_schema);
+/* Threads pdb_tool_load_database() may use (PdbLoadOptions.load_threads;
+ * 0, the default: as many as help). `match --threads 1` keeps to one. */
+void pdb_tool_set_load_threads(guint threads);
 
 /* The C escapes of @text replaced as pdbtool 3.38 does for -T (glib's
  * g_strcompress: \b \f \n \r \t \v \\ \" and octal \NNN, where \0 ends the
