@@ -40,6 +40,8 @@ struct _PdbDatabase
   gchar *capture_prefix;   /* PdbLoadOptions.capture_prefix, or NULL */
   PdbNameRegistry *names; /* when loaded with record_names, else NULL (name-registry.h) */
   GStringChunk *strings;   /* the rules' strings (rule.c): freed with the database only */
+  guint n_correlating_rules; /* rules with a context-id or actions */
+  guint n_rules_with_values;
   struct _PdbInsertWorker *insert_worker; /* while loading a big file on two threads, else
                                              NULL (insert-worker.h) */
 };

@@ -586,6 +586,18 @@ pdb_database_get_rules(const PdbDatabase *db)
   return db->rules;
 }
 
+gboolean
+pdb_database_correlates(const PdbDatabase *db)
+{
+  return db->n_correlating_rules > 0;
+}
+
+gboolean
+pdb_database_has_values(const PdbDatabase *db)
+{
+  return db->n_rules_with_values > 0;
+}
+
 const PdbNameRegistry *
 pdb_database_get_name_registry(const PdbDatabase *db)
 {
@@ -612,6 +624,8 @@ pdb_database_find_value(const PdbDatabase *db, PdbValuePredicate pred, gpointer 
 {
   const PdbValueDef *found = NULL;
 
+  if (!db->n_rules_with_values)
+    return NULL;
   for (guint i = 0; !found && db->rules && i < db->rules->len; i++)
     found = rule_find_value(g_ptr_array_index(db->rules, i), pred, data);
   return found;

@@ -108,6 +108,10 @@ const GPtrArray *pdb_database_get_rulesets(const PdbDatabase *db);/* of PdbRules
  * order) for which `pred` is TRUE, or NULL. */
 typedef gboolean (*PdbValuePredicate)(const PdbValueDef *value, gpointer data);
 const PdbValueDef *pdb_database_find_value(const PdbDatabase *db, PdbValuePredicate pred, gpointer data);
+/* Whether a rule has a context-id or actions (correlation), and whether a
+ * rule has <value>s: counted while loading, so asking costs nothing. */
+gboolean pdb_database_correlates(const PdbDatabase *db);
+gboolean pdb_database_has_values(const PdbDatabase *db);
 /* The names and tags in first-met order; NULL unless loaded with record_names. */
 const PdbNameRegistry *pdb_database_get_name_registry(const PdbDatabase *db);
 const PdbRadix *pdb_database_get_program_tree(const PdbDatabase *db);

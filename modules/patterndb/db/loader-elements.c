@@ -440,7 +440,14 @@ end_ruleset(PdbLoader *self)
     g_ptr_array_add(target->urls, g_strdup(g_ptr_array_index(pending->urls, i)));
 
   for (guint i = 0; i < pending->rules->len; i++)
-    g_ptr_array_add(target->rules, g_ptr_array_index(pending->rules, i));
+    {
+      const PdbRule *rule = g_ptr_array_index(pending->rules, i);
+
+      g_ptr_array_add(target->rules, (gpointer) rule);
+      /* counted while the rule is in the cache: asked after loading */
+      self->db->n_correlating_rules += rule->context_id || (rule->actions && rule->actions->len);
+      self->db->n_rules_with_values += rule->values && rule->values->len;
+    }
   loader_insert_rules(self, target->messages, pending->rules);
 }
 

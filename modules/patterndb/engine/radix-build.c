@@ -151,23 +151,32 @@ pdb_radix_set_capture_prefix(PdbRadix *self, const gchar *prefix)
   self->capture_prefix = g_strdup(prefix);
 }
 
+/* The first key bytes of a node's literal children, in their order: kept
+ * right behind the capacity pointers of its children block, so that a
+ * search reads one small array instead of every child it probes. */
+static inline guchar *
+_firsts(const PdbBuildNode *node)
+{
+  return (guchar *) (node->children + node->capacity);
+}
+
 /* Binary search by first byte (unsigned); *index = insertion point. */
 static PdbBuildNode *
 _find_literal_child(const PdbBuildNode *node, guchar c, guint *index)
 {
+  const guchar *firsts = node->n_children ? _firsts(node) : NULL;
   guint lo = 0, hi = node->n_children;
 
   while (lo < hi)
     {
       guint mid = (lo + hi) / 2;
-      PdbBuildNode *child = node->children[mid];
-      guchar k = child->key[0];
+      guchar k = firsts[mid];
 
       if (k == c)
         {
           if (index)
             *index = mid;
-          return child;
+          return node->children[mid];
         }
       if (k < c)
         lo = mid + 1;
@@ -201,8 +210,9 @@ _common_prefix(const gchar *a, gsize alen, const gchar *b, gsize blen)
   return n;
 }
 
-/* Makes room for one more pointer in an arena-backed array (doubling;
- * the old block is abandoned to the arena). */
+/* Makes room for one more child in a node's arena-backed children block
+ * (doubling; the old block is abandoned to the arena). The block holds
+ * capacity pointers, then capacity first bytes (_firsts()). */
 static void
 _grow(PdbRadix *self, PdbBuildNode *node)
 {
@@ -211,10 +221,12 @@ _grow(PdbRadix *self, PdbBuildNode *node)
   if (len < node->capacity)
     return;
   guint32 new_capacity = node->capacity ? node->capacity * 2 : 2;
-  PdbBuildNode **fresh = pdb_arena_alloc(self->arena, sizeof(PdbBuildNode *) * new_capacity);
+  PdbBuildNode **fresh = pdb_arena_alloc(self->arena, (sizeof(PdbBuildNode *) + 1) * new_capacity);
 
   if (len)
     memcpy(fresh, node->children, sizeof(PdbBuildNode *) * len);
+  if (node->n_children)
+    memcpy(fresh + new_capacity, _firsts(node), node->n_children);
   node->children = fresh;
   node->capacity = new_capacity;
 }
@@ -230,6 +242,9 @@ _add_literal_child(PdbRadix *self, PdbBuildNode *node, PdbBuildNode *child)
   memmove(node->children + index + 1, node->children + index,
           sizeof(PdbBuildNode *) * (node->n_children + node->n_pchildren - index));
   node->children[index] = child;
+  guchar *firsts = _firsts(node);
+  memmove(firsts + index + 1, firsts + index, node->n_children - index);
+  firsts[index] = (guchar) child->key[0];
   node->n_children++;
 }
 

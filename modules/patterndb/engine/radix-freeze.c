@@ -50,7 +50,8 @@ typedef struct
 {
   PdbBuildNode *node;
   guint32 slot;            /* blob offset of the parent's child slot, or PDB_NO_NODE for the root */
-  guint32 parser_slot;     /* blob offset of the parent's parser-index slot (parser nodes) */
+  guint32 parent_slot;     /* blob offset of the parent's parser-index slot (parser nodes) or
+                              of its first-byte slot for this child (literal nodes but the root) */
 } Pending;
 
 /* Writes @b's record at @offset (@location: a parser node's, else NULL);
@@ -109,9 +110,9 @@ _write_record(Freezer *f, const PdbBuildNode *b, guint32 offset, guint32 parser_
       if (memchr(b->key, '\n', b->key_length))
         n->flags |= PDB_NODE_KEY_HAS_LF;
     }
-  guchar *first = (guchar *) pdb_frozen_first_bytes(n);
-  for (guint32 c = 0; c < b->n_children; c++)
-    first[c] = (guchar) b->children[c]->key[0];
+  /* the first bytes of the literal children are written by each child
+   * (_write_blob), which reads its key anyway: reading them here would
+   * visit every child twice, the first time a cache miss */
   g_assert(pdb_frozen_record_size(n) == size);
   return size;
 }
@@ -133,12 +134,20 @@ _write_blob(Freezer *f)
       guint32 offset = end;
       guint32 parser_index = PDB_NO_PARSER;
 
+      /* the build nodes lie scattered: ask early for what this node's
+       * record and its children's entries will read */
+      __builtin_prefetch(p.node->children);
+      if (p.node->label)
+        __builtin_prefetch(p.node->label);
+
       if (p.node->parser)
         {
           parser_index = p.node->parser->table_index;
           guint32 packed = ((guint32) f->set_ids[parser_index] << PDB_PARSER_INDEX_BITS) | parser_index;
-          memcpy(r->blob + p.parser_slot, &packed, sizeof(guint32));
+          memcpy(r->blob + p.parent_slot, &packed, sizeof(guint32));
         }
+      else if (p.parent_slot != PDB_NO_NODE)
+        r->blob[p.parent_slot] = (guchar) p.node->key[0];
       if (p.slot != PDB_NO_NODE)
         memcpy(r->blob + p.slot, &offset, sizeof(guint32));
       PdbLocation location = { p.node->parser ? p.node->file : NULL, p.node->line, p.node->column };
@@ -155,14 +164,17 @@ _write_blob(Freezer *f)
       const PdbFrozenNode *n = pdb_frozen_node(r, offset);
       guint32 slots = (guint32) ((const guchar *) pdb_frozen_children(n) - r->blob);
       guint32 pslots = (guint32) ((const guchar *) pdb_frozen_child_parsers(n) - r->blob);
+      guint32 firsts = (guint32) ((const guchar *) pdb_frozen_first_bytes(n) - r->blob);
       for (guint32 c = p.node->n_pchildren; c > 0; c--)
         {
           stack[depth++] = (Pending) { pdb_build_pchild(p.node, c - 1),
                                        slots + 4 * (p.node->n_children + c - 1), pslots + 4 * (c - 1) };
+          __builtin_prefetch(stack[depth - 1].node);
         }
       for (guint32 c = p.node->n_children; c > 0; c--)
         {
-          stack[depth++] = (Pending) { p.node->children[c - 1], slots + 4 * (c - 1), PDB_NO_NODE };
+          stack[depth++] = (Pending) { p.node->children[c - 1], slots + 4 * (c - 1), firsts + c - 1 };
+          __builtin_prefetch(p.node->children[c - 1]);
         }
     }
   g_assert(end <= r->blob_bound && count == r->n_nodes && f->n_parser_nodes == r->n_parser_nodes);

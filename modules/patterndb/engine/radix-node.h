@@ -198,7 +198,9 @@ struct _PdbBuildNode      /* 64 bytes on 64-bit: a 100,000-rule database has abo
   const gchar *label;      /* the label function's answer for value, asked at insert while
                             * the value is hot in cache (the freeze only copies it); or NULL */
   PdbBuildNode **children; /* n_children literal children sorted by first byte, then
-                            * n_pchildren parser children in insertion order */
+                            * n_pchildren parser children in insertion order; behind
+                            * its capacity pointers, the literal children's first
+                            * key bytes (radix-build.c) */
   guint32 key_length;      /* 0 for parser nodes */
   guint32 n_pchildren;
   guint32 capacity;        /* of children */

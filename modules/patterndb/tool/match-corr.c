@@ -142,13 +142,5 @@ pdb_match_release_timeouts(Matcher *m, gint64 stamp)
 gboolean
 pdb_match_database_correlates(const PdbDatabase *db)
 {
-  const GPtrArray *rules = pdb_database_get_rules(db);
-
-  for (guint i = 0; i < rules->len; i++)
-    {
-      const PdbRule *rule = g_ptr_array_index(rules, i);
-      if (rule->context_id_template || (rule->actions && rule->actions->len > 0))
-        return TRUE;
-    }
-  return FALSE;
+  return pdb_database_correlates(db);
 }

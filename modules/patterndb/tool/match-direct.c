@@ -270,7 +270,8 @@ pdb_match_direct_new(const PdbDatabase *db, const PdbTemplate *tmpl, const gchar
   g_string_free(probe, TRUE);
   if (!direct)
     return NULL;
-  for (guint i = 0; rules && i < rules->len; i++)
+  /* with neither correlation nor values every rule allows it */
+  for (guint i = 0; rules && (pdb_database_correlates(db) || pdb_database_has_values(db)) && i < rules->len; i++)
     if (!rule_allows_direct(g_ptr_array_index(rules, i)))
       return NULL;
   if (captures_may_write_classifier(db, rules))
