@@ -19,8 +19,10 @@ T=$TEST_TMPDIR
 # gen.py OUT RULESETS RULES [pi]: a database of RULESETS rulesets of RULES
 # rules; every 7th ruleset has a pattern with an unknown parser (a warning
 # of the worker), every 5th a CDATA section in a <description> (two
-# warnings of the loader), every 11th shares its program with the ruleset before it (two
-# rulesets into one tree), capture names differ per ruleset and each rule
+# warnings of the loader), every 11th shares its program with the ruleset
+# before it and the last one with the second (two rulesets into one tree:
+# the tree is frozen only after its last job, though the loader freezes
+# from the first tree on while the worker still inserts), capture names differ per ruleset and each rule
 # has a <value> whose template reads a capture name of the ruleset before
 # and the first one of the next (so the loader registers that one before
 # the worker registers the next ruleset's other names: values print in
@@ -38,6 +40,8 @@ for s in range(n_sets):
     if pi and s == n_sets * 3 // 4:
         w.write("  <?later processing instruction?>\n")
     prog = f"{tag}prog{s - 1 if s % 11 == 0 and s else s}"
+    if s == n_sets - 1:
+        prog = f"{tag}prog1"   # the last ruleset joins the second tree
     w.write(f"  <ruleset name='{tag}-set{s}' id='{tag}-set{s}'>\n    <pattern>{prog}</pattern>\n    <rules>\n")
     for r in range(n_rules):
         rid = f"{tag}-{s}-{r}"
@@ -66,9 +70,9 @@ cp "$T/one.xml" "$T/two.xml" "$T/both/"
 # a log that hits rules of many rulesets, with values from both sources
 for s in 0 3 7 10 11 12 22 33 39; do
   for r in 0 1 5 169; do
-    prog=oneprog$s; [ $((s % 11)) = 0 ] && [ $s != 0 ] && prog=oneprog$((s - 1))
-    echo "<13>Dec  5 07:00:00 host $prog[1]: one event $s $r user alice from 10.0.0.$r port $((r + 1000))"
-    prog=twoprog$s; [ $((s % 11)) = 0 ] && [ $s != 0 ] && prog=twoprog$((s - 1))
+    n=$s; [ $((s % 11)) = 0 ] && [ $s != 0 ] && n=$((s - 1)); [ $s = 39 ] && n=1
+    echo "<13>Dec  5 07:00:00 host oneprog$n[1]: one event $s $r user alice from 10.0.0.$r port $((r + 1000))"
+    prog=twoprog$n
     echo "<13>Dec  5 07:00:00 host $prog[1]: two event $s $r user bob from 10.1.0.$r port $r"
   done
 done > "$T/log"
@@ -90,6 +94,7 @@ same() {
 
 same "one file, every value" match -p "$T/one.xml" -f "$T/log"
 cp "$T/err1" "$T/one.err"
+check_eq "one file: every line of the log matches a rule" 36 "$(grep -c '^.classifier.rule_id=one-' "$T/out1")"
 # the reference holds what the comparison is about
 check_eq "one file: warnings of the worker (unknown parser)" 24 "$(grep -c "unknown parser type 'FOO" "$T/one.err")"
 check_eq "one file: warnings of the loader (CDATA)" 24 "$(grep -c 'CDATA section inside' "$T/one.err")"
@@ -109,6 +114,9 @@ same "both files (the second restarts the load)" match -p "$T/both" -f "$T/log"
 check_eq "both files: warnings of both, once each" 48 "$(grep -c "unknown parser type 'FOO" "$T/err1")"
 same "test --validate on both files" test --validate "$T/both"
 same "dump" dump -p "$T/one.xml" -P oneprog9
+same "dump of the tree the last ruleset joins" dump -p "$T/one.xml" -P oneprog1
+check "... which holds rules of the last ruleset" grep -q 'one-39-' "$T/out1"
+
 
 # a database whose load fails in its last file: the warnings before the
 # error are given as with one thread

@@ -79,6 +79,11 @@ guint pdb_database_load_threads(const PdbLoadOptions *options);
  * registry; nothing without a worker. */
 void pdb_database_collect_inserts(PdbDatabase *db, const PdbLoadOptions *options, const gchar *file,
                                   GPtrArray *held);
+/* Once every file is read: freezes the rulesets' trees on this thread
+ * (from the first) and on the worker (from the last, after its last
+ * insert job) until they meet, then collects the jobs as above; nothing
+ * without a worker. */
+void pdb_database_freeze_rulesets(PdbDatabase *db, const PdbLoadOptions *options);
 /* Ends the worker thread, dropping what its jobs hold (a load that failed). */
 void pdb_database_stop_inserts(PdbDatabase *db);
 

@@ -535,6 +535,9 @@ load_files_pass(const GPtrArray *files, const PdbLoadOptions *options, guint aga
   GPtrArray *dropped = g_ptr_array_new_with_free_func(g_free);
   const gchar *restarting = restarted ? g_ptr_array_index(db->files, db->files->len - 1) : NULL;
 
+  if (ok)
+    pdb_database_freeze_rulesets(db, options);
+
   pdb_database_collect_inserts(db, options, restarting, dropped);
   g_ptr_array_unref(dropped);
   pdb_database_stop_inserts(db);

@@ -6,6 +6,16 @@
 #include "db/database-private.h"
 
 PdbInsertJob *
+pdb_insert_job_new_task(void (*task)(gpointer data), gpointer data)
+{
+  PdbInsertJob *job = g_new0(PdbInsertJob, 1);
+
+  job->task = task;
+  job->task_data = data;
+  return job;
+}
+
+PdbInsertJob *
 pdb_insert_job_new(PdbRadix *tree, GPtrArray *rules, const gchar *file, gboolean quiet, PdbNameRegistry *names)
 {
   PdbInsertJob *job = g_new0(PdbInsertJob, 1);
@@ -23,7 +33,8 @@ pdb_insert_job_free(PdbInsertJob *job)
 {
   if (!job)
     return;
-  g_ptr_array_unref(job->rules);
+  if (job->rules)
+    g_ptr_array_unref(job->rules);
   if (job->warnings)
     g_ptr_array_unref(job->warnings);
   g_free(job);
@@ -103,6 +114,11 @@ struct _PdbInsertWorker
   GPtrArray *done;         /* of PdbInsertJob*, run, in queue order */
   gboolean running;        /* the thread runs a job it took from todo */
   gboolean stop;
+  guint64 n_done;          /* jobs run so far (job n is the n-th queued, from 1) */
+  gsize bound_total;       /* what the jobs run so far added to their trees' blob bounds */
+  /* the queueing thread's only (no lock): */
+  guint64 n_queued;
+  GHashTable *last_job;    /* tree -> the number of the last job queued for it */
 };
 
 static gpointer
@@ -124,9 +140,17 @@ worker_main(gpointer data)
         }
       worker->running = TRUE;
       g_mutex_unlock(&worker->lock);
-      pdb_insert_job_run(job);
+      gsize bound_before = job->tree ? pdb_radix_get_blob_bound(job->tree) : 0;
+
+      if (job->task)
+        job->task(job->task_data);
+      else
+        pdb_insert_job_run(job);
+      gsize bound_added = job->tree ? pdb_radix_get_blob_bound(job->tree) - bound_before : 0;
       g_mutex_lock(&worker->lock);
       worker->running = FALSE;
+      worker->n_done++;
+      worker->bound_total += bound_added;
       g_ptr_array_add(worker->done, job);
       g_cond_broadcast(&worker->changed);
     }
@@ -143,6 +167,7 @@ pdb_insert_worker_new(void)
   g_cond_init(&worker->changed);
   g_queue_init(&worker->todo);
   worker->done = g_ptr_array_new_with_free_func((GDestroyNotify) pdb_insert_job_free);
+  worker->last_job = g_hash_table_new(NULL, NULL);
   worker->thread = g_thread_new("pdb-insert", worker_main, worker);
   return worker;
 }
@@ -150,10 +175,33 @@ pdb_insert_worker_new(void)
 void
 pdb_insert_worker_queue(PdbInsertWorker *worker, PdbInsertJob *job)
 {
+  worker->n_queued++;
+  if (job->tree)
+    g_hash_table_insert(worker->last_job, job->tree, GSIZE_TO_POINTER((gsize) worker->n_queued));
   g_mutex_lock(&worker->lock);
   g_queue_push_tail(&worker->todo, job);
   g_cond_broadcast(&worker->changed);
   g_mutex_unlock(&worker->lock);
+}
+
+void
+pdb_insert_worker_wait_for(PdbInsertWorker *worker, PdbRadix *tree)
+{
+  guint64 last = (guint64) GPOINTER_TO_SIZE(g_hash_table_lookup(worker->last_job, tree));
+
+  g_mutex_lock(&worker->lock);
+  while (worker->n_done < last)
+    g_cond_wait(&worker->changed, &worker->lock);
+  g_mutex_unlock(&worker->lock);
+}
+
+static gsize
+bound_so_far(PdbInsertWorker *worker)
+{
+  g_mutex_lock(&worker->lock);
+  gsize total = worker->bound_total;
+  g_mutex_unlock(&worker->lock);
+  return total;
 }
 
 GPtrArray *
@@ -182,6 +230,7 @@ pdb_insert_worker_free(PdbInsertWorker *worker)
   /* the thread runs the jobs still queued, then ends */
   g_thread_join(worker->thread);
   g_ptr_array_unref(worker->done);
+  g_hash_table_destroy(worker->last_job);
   g_mutex_clear(&worker->lock);
   g_cond_clear(&worker->changed);
   g_free(worker);
@@ -215,4 +264,85 @@ void
 pdb_database_stop_inserts(PdbDatabase *db)
 {
   pdb_insert_worker_free(g_steal_pointer(&db->insert_worker));
+}
+
+/* ---- freezing on both threads ------------------------------------------ */
+
+/* The rulesets' trees not claimed yet: [next, end). This thread takes them
+ * from the front, the worker from the back. */
+typedef struct
+{
+  GMutex lock;
+  PdbRadix **trees;
+  guint next, end;
+  PdbInsertWorker *worker;
+} FreezeClaims;
+
+static PdbRadix *
+claim(FreezeClaims *claims, gboolean from_front)
+{
+  PdbRadix *tree = NULL;
+
+  g_mutex_lock(&claims->lock);
+  if (claims->next < claims->end)
+    tree = from_front ? claims->trees[claims->next++] : claims->trees[--claims->end];
+  g_mutex_unlock(&claims->lock);
+  return tree;
+}
+
+/* A block for one thread's trees: as pdb_radix_freeze_together() decides,
+ * from the blob bounds of the jobs run so far (a tree's bound is read
+ * only on the worker, or after its last job); address space only, so
+ * twice that, as either thread may end up freezing nearly all trees and
+ * the trees still being inserted grow. */
+static PdbBlobRegion *
+block_for(PdbInsertWorker *worker)
+{
+  gsize total = bound_so_far(worker);
+
+  return pdb_radix_block_new(total >= PDB_BLOB_REGION_MIN ? 2 * total + PDB_BLOB_REGION_MIN : 0);
+}
+
+/* On the worker, after its last insert job: every tree is complete. */
+static void
+freeze_from_back(gpointer data)
+{
+  FreezeClaims *claims = data;
+  PdbBlobRegion *block = block_for(claims->worker);
+  PdbRadix *tree;
+
+  while ((tree = claim(claims, FALSE)))
+    pdb_radix_freeze_in(tree, block);
+  pdb_radix_block_done(block);
+}
+
+void
+pdb_database_freeze_rulesets(PdbDatabase *db, const PdbLoadOptions *options)
+{
+  PdbInsertWorker *worker = db->insert_worker;
+
+  if (!worker)
+    return;
+
+  FreezeClaims claims = { .trees = g_new(PdbRadix *, MAX(db->rulesets->len, 1)), .end = db->rulesets->len,
+                          .worker = worker };
+
+  g_mutex_init(&claims.lock);
+  for (guint i = 0; i < db->rulesets->len; i++)
+    claims.trees[i] = ((PdbRuleset *) g_ptr_array_index(db->rulesets, i))->messages;
+  pdb_insert_worker_queue(worker, pdb_insert_job_new_task(freeze_from_back, &claims));
+
+  PdbBlobRegion *block = block_for(worker);
+  PdbRadix *tree;
+
+  while ((tree = claim(&claims, TRUE)))
+    {
+      pdb_insert_worker_wait_for(worker, tree);
+      pdb_radix_freeze_in(tree, block);
+    }
+  pdb_radix_block_done(block);
+  /* waits for the worker's half, then gives the jobs' warnings */
+  pdb_database_collect_inserts(db, options, NULL, NULL);
+  g_mutex_clear(&claims.lock);
+  g_free(claims.trees);
 }

@@ -44,12 +44,16 @@ typedef struct _PdbInsertJob
   gboolean quiet;          /* the file's warnings are not given */
   PdbNameRegistry *names;  /* the capture names go here; NULL: nowhere */
   GPtrArray *warnings;     /* of gchar*, "file:line:column: text", filled by the run */
+  void (*task)(gpointer data); /* a job that is no insert (then tree and rules are NULL) */
+  gpointer task_data;
 } PdbInsertJob;
 
 /* A job for @rules of @file into @tree (all borrowed but @rules, which is
  * referenced); @names may be NULL. */
 PdbInsertJob *pdb_insert_job_new(PdbRadix *tree, GPtrArray *rules, const gchar *file, gboolean quiet,
                                  PdbNameRegistry *names);
+/* A job that runs @task(@data) on the worker after the jobs before it. */
+PdbInsertJob *pdb_insert_job_new_task(void (*task)(gpointer data), gpointer data);
 /* Inserts every pattern of the job's rules, rule by rule, into its tree. */
 void pdb_insert_job_run(PdbInsertJob *job);
 void pdb_insert_job_free(PdbInsertJob *job);
@@ -68,6 +72,9 @@ typedef struct _PdbInsertWorker PdbInsertWorker;
 PdbInsertWorker *pdb_insert_worker_new(void);
 /* Hands @job over to the worker thread (it runs after every earlier job). */
 void pdb_insert_worker_queue(PdbInsertWorker *worker, PdbInsertJob *job);
+/* Waits until the last job queued for @tree has run (on the queueing
+ * thread). */
+void pdb_insert_worker_wait_for(PdbInsertWorker *worker, PdbRadix *tree);
 /* Waits until every queued job has run; returns them (of PdbInsertJob*,
  * in queue order; free with g_ptr_array_unref). */
 GPtrArray *pdb_insert_worker_drain(PdbInsertWorker *worker);

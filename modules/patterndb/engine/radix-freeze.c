@@ -358,6 +358,34 @@ pdb_radix_freeze_together_on(PdbRadix *const *trees, guint n_trees, guint thread
   pdb_radix_freeze_together_above(trees, n_trees, PDB_BLOB_REGION_MIN, threads);
 }
 
+PdbBlobRegion *
+pdb_radix_block_new(gsize capacity)
+{
+  return capacity >= PDB_BLOB_REGION_MIN ? pdb_blob_region_new(capacity) : NULL;
+}
+
+void
+pdb_radix_freeze_in(PdbRadix *radix, PdbBlobRegion *block)
+{
+  if (!radix->frozen)
+    _freeze_one(radix, block);
+}
+
+void
+pdb_radix_block_done(PdbBlobRegion *block)
+{
+  if (!block)
+    return;
+  pdb_blob_region_trim(block);
+  pdb_blob_region_unref(block);
+}
+
+gsize
+pdb_radix_get_blob_bound(const PdbRadix *radix)
+{
+  return radix->frozen ? 0 : radix->blob_bound + PDB_BLOB_REGION_ALIGN;
+}
+
 /* A run of trees frozen into one region (NULL: each into its own memory). */
 typedef struct
 {
@@ -373,7 +401,7 @@ _share_bound(PdbRadix *const *trees, guint n_trees)
   gsize total = 0;
 
   for (guint i = 0; i < n_trees; i++)
-    total += trees[i]->frozen ? 0 : trees[i]->blob_bound + PDB_BLOB_REGION_ALIGN;
+    total += pdb_radix_get_blob_bound(trees[i]);
   return total;
 }
 
@@ -384,13 +412,8 @@ _freeze_share(gpointer data)
   PdbBlobRegion *region = share->own_region ? pdb_blob_region_new(share->bound) : NULL;
 
   for (guint i = 0; i < share->n_trees; i++)
-    if (!share->trees[i]->frozen)
-      _freeze_one(share->trees[i], region);
-  if (region)
-    {
-      pdb_blob_region_trim(region);
-      pdb_blob_region_unref(region);
-    }
+    pdb_radix_freeze_in(share->trees[i], region);
+  pdb_radix_block_done(region);
   return NULL;
 }
 
@@ -409,7 +432,7 @@ pdb_radix_freeze_together_above(PdbRadix *const *trees, guint n_trees, gsize reg
   /* two runs of about equal bounds, each with a region of its own: the
    * second on a thread of its own (trees share nothing while freezing) */
   guint split = 1;
-  gsize first = trees[0]->frozen ? 0 : trees[0]->blob_bound + PDB_BLOB_REGION_ALIGN;
+  gsize first = pdb_radix_get_blob_bound(trees[0]);
 
   while (split < n_trees - 1 && first < total / 2)
     first += _share_bound(trees + split++, 1);

@@ -170,7 +170,6 @@ gsize pdb_arena_size(const PdbArena *arena);
 
 /* --- one block for the blobs of trees frozen together (radix-region.c) --- */
 #define PDB_BLOB_REGION_ALIGN ((gsize) 64)   /* each blob starts on a cache line */
-typedef struct _PdbBlobRegion PdbBlobRegion;
 /* NULL when the system refuses the mapping (callers then use malloc). */
 PdbBlobRegion *pdb_blob_region_new(gsize capacity);
 /* Where the next blob goes if it takes at most @bound bytes, or NULL. */

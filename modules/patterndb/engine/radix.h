@@ -155,6 +155,23 @@ void pdb_radix_freeze_together(PdbRadix *const *trees, guint n_trees);
 void pdb_radix_freeze_together_on(PdbRadix *const *trees, guint n_trees, guint threads);
 
 /*
+ * The same one tree at a time, for a caller that spreads a database's
+ * trees over threads itself (db/insert-worker.c): each thread freezes its
+ * trees into a block of its own. pdb_radix_block_new() reserves @capacity
+ * bytes of address space (nothing is touched before it is used) and
+ * returns NULL below PDB_BLOB_REGION_MIN; a tree that does not fit in its
+ * block (or with a NULL block) gets memory of its own. Each tree is still
+ * freed on its own; pdb_radix_block_done() gives back what its trees did
+ * not use.
+ */
+typedef struct _PdbBlobRegion PdbBlobRegion;
+PdbBlobRegion *pdb_radix_block_new(gsize capacity);
+void pdb_radix_freeze_in(PdbRadix *radix, PdbBlobRegion *block);
+void pdb_radix_block_done(PdbBlobRegion *block);
+/* The bytes the tree's frozen records may take (grows with each insert). */
+gsize pdb_radix_get_blob_bound(const PdbRadix *radix);
+
+/*
  * Matches @input (a byte buffer: NULs and invalid UTF-8 allowed; at most
  * 4 GiB) with the 3.38 precedence: a complete match anywhere wins; otherwise
  * the first prefix match in search order. Returns TRUE if @match->value was
