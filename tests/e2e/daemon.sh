@@ -139,14 +139,14 @@ daemon_stop() {
 }
 
 # send_lines SOCKET LINE...: one connection, one line per argument. The
-# connect is retried for up to 10 s: a reload re-creates the listening
+# connect is retried for up to 30 s: a reload re-creates the listening
 # socket, and on a loaded machine the gap can outlast the log line a test
 # waits for.
 send_lines() {
   local sock=$1; shift
   python3 - "$sock" "$@" <<'PY'
 import socket, sys, time
-deadline = time.monotonic() + 10
+deadline = time.monotonic() + 30
 while True:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
