@@ -53,6 +53,10 @@ run_check() {
   local bad=$(( ${f:-0} + ${e:-0} + ${x:-0} ))
   if [ "$bad" -gt 0 ]; then
     sed -n '/^FAIL\|^ERROR\|^not ok/,+25p' "$log" | head -200
+    # the failing suites' diagnostics (a diag printed before its "not ok",
+    # e.g. a daemon log, is the evidence a CI run leaves behind)
+    echo "--- diagnostics of the failing suites (at most 400 lines):"
+    grep -E '^(# |not ok)' "$log" | grep -vE '^# (elapsed|TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):? ' | head -400
     failed=$((failed + bad))
     failures="$failures\n  $name $target: $bad test(s), see build-$name/$logname"
   fi
@@ -84,6 +88,8 @@ run_system_suites() {
     grep -v '^ok' "$out" | tail -40
     passed=$((passed + p))
     if [ "$f" -gt 0 ]; then
+      echo "--- $(basename "$t"): lines around its failures (at most 400):"
+      grep -B60 -A25 '^not ok\|^FAIL:\|^ERROR:' "$out" | head -400
       failed=$((failed + f)); failures="$failures\n  $(basename "$t"): $f"
     fi
     echo "=== $(basename "$t"): $p passed, $f failed ==="
