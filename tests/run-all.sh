@@ -20,12 +20,14 @@ run_build() {
   local dir="$top/build-$name"
   echo "=== $name build: configure $* ==="
   mkdir -p "$dir"
+  local started=$SECONDS
   if ! (cd "$dir" && "$top/configure" -q "$@" >configure.out 2>&1); then
     cat "$dir/configure.out"; note_fail "$name: configure"; return
   fi
   if ! make -C "$dir" -s -j"$jobs" >"$dir/make.out" 2>&1; then
     tail -60 "$dir/make.out"; note_fail "$name: build"; return
   fi
+  echo "=== $name build: configured and built in $((SECONDS - started)) s ==="
   run_check "$name" check test-suite.log
   run_check "$name" check-slow test-suite-slow.log
 }
@@ -38,6 +40,7 @@ run_check() {
   local dir="$top/build-$name"
   local out="$dir/$target.out"
   touch "$dir/$target.stamp"
+  local started=$SECONDS
   make -C "$dir" -j"$jobs" "$target" PDB_BUILD_FLAVOUR="$name" >"$out" 2>&1
   local log="$dir/$logname"
   if [ ! -f "$log" ]; then
@@ -60,7 +63,7 @@ run_check() {
     failed=$((failed + bad))
     failures="$failures\n  $name $target: $bad test(s), see build-$name/$logname"
   fi
-  echo "=== $name build, make $target: ${p:-0} passed, $bad failed; slowest suites:"
+  echo "=== $name build, make $target: ${p:-0} passed, $bad failed, $((SECONDS - started)) s; slowest suites:"
   slowest_suites "$dir" "$dir/$target.stamp"
 }
 
@@ -76,10 +79,11 @@ slowest_suites() {
 # `make check` and the packages against syslog-ng 4.8 in a Debian 13 root
 # (PDB_SKIP_TRIXIE=1 leaves that out). Each prints TAP.
 run_system_suites() {
-  local t out p f
+  local t out p f started
   for t in "$top"/tests/system/test-*.sh; do
     [ -f "$t" ] || continue
     echo "=== system suite $(basename "$t") ==="
+    started=$SECONDS
     out="$top/build-werror/$(basename "$t" .sh).tap"
     top_srcdir="$top" top_builddir="$top/build-werror" bash "$t" >"$out" 2>&1
     p=$(grep -c '^ok' "$out")
@@ -92,7 +96,7 @@ run_system_suites() {
       grep -B60 -A25 '^not ok\|^FAIL:\|^ERROR:' "$out" | head -400
       failed=$((failed + f)); failures="$failures\n  $(basename "$t"): $f"
     fi
-    echo "=== $(basename "$t"): $p passed, $f failed ==="
+    echo "=== $(basename "$t"): $p passed, $f failed, $((SECONDS - started)) s ==="
   done
 }
 
@@ -103,5 +107,6 @@ run_system_suites
 if [ "$failed" -gt 0 ]; then
   printf 'Failures:%b\n' "$failures"
 fi
+echo "# run-all.sh: $SECONDS s in all"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
