@@ -210,9 +210,9 @@ tarball=$(ls "$dist"/tree/_build/patterndb-*.tar.xz 2>/dev/null | head -1)
 if [ -n "$tarball" ]; then
   # Every file of the copied tree (listed before autogen.sh) is in the
   # tarball, but for what is not upstream's: debian/ (the packaging), .ci/
-  # (the CI entry), .gitignore and m4/.keep. distcheck runs only a subset of the suites (Makefile.am,
-  # DISTCHECK_TESTS), so this is what catches test data left out of
-  # EXTRA_DIST.
+  # (the CI entry), .gitignore and m4/.keep. distcheck runs only a subset
+  # of the suites (Makefile.am, DISTCHECK_TESTS), so this is what catches
+  # test data left out of EXTRA_DIST.
   tar -tJf "$tarball" | sed 's|^[^/]*/||' | sort >"$work/tarball.list"
   not_in_tarball=$(comm -23 "$work/tree.list" "$work/tarball.list" |
     grep -vE '^(debian/|\.ci/|\.gitignore$|m4/\.keep$)' | head -10 | tr '\n' ' ')
